@@ -1,0 +1,3 @@
+from engines.cli import main
+
+raise SystemExit(main())

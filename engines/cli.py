@@ -1,0 +1,174 @@
+"""Command line for bot authors: ``python -m engines play|replay|bench``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Any, Sequence
+
+from engines.bots import is_program_spec, make_bot
+from engines.core import BadOptions, IllegalAction
+from engines.games import GAME_IDS, available_games, get_game
+from engines.match import Decision, MatchLimits, MatchLog, ReplayMismatch, play_match, replay
+
+
+def _json_arg(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("options must be a JSON object")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play one match and print the ranking")
+    play.add_argument("--game", required=True, choices=GAME_IDS)
+    play.add_argument("--bots", nargs="+", required=True,
+                      help="one per seat: a built-in bot name (random, heuristic) or a path to a bot (.py, .zip, folder)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--options", type=_json_arg, default={}, help="game options as a JSON object")
+    play.add_argument("--log", help="write the match log (JSON) to this file")
+    play.add_argument("--seat-view", type=int, metavar="K", help="print the match as seat K saw it")
+    play.add_argument("--trusted", action="store_true",
+                      help="run bot programs without the bubblewrap sandbox (your own code, on your own machine)")
+    play.add_argument("--max-faults", type=int, default=3)
+    play.add_argument("--move-ms", type=int, default=2000, help="wall-clock limit per decision of a bot program")
+    play.add_argument("--match-ms", type=int, default=120_000, help="time bank per bot program for the match")
+
+    vs = sub.add_parser("versus", help="many seeded matches with seats rotated: average rank per bot")
+    vs.add_argument("--game", required=True, choices=GAME_IDS)
+    vs.add_argument("--bots", nargs="+", required=True, help="built-in bot names, one per seat")
+    vs.add_argument("--games", type=int, default=1000)
+    vs.add_argument("--seed", type=int, default=0)
+    vs.add_argument("--options", type=_json_arg, default={})
+
+    rep = sub.add_parser("replay", help="replay a match log and check its outcome")
+    rep.add_argument("file")
+
+    bench = sub.add_parser("bench", help="measure engine speed (random self-play) or protocol overhead")
+    bench.add_argument("--game", choices=GAME_IDS, help="default: every game")
+    bench.add_argument("--players", type=int, default=4)
+    bench.add_argument("--seconds", type=float, default=5.0)
+    bench.add_argument("--games", type=int)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--options", type=_json_arg, default={})
+    bench.add_argument("--compare", metavar="ENGINE", help="also run another engine side by side (catan: catanatron)")
+    bench.add_argument("--protocol", action="store_true",
+                       help="per-decision overhead of a trivial bot through the sandbox vs a raw pipe")
+    return parser
+
+
+def print_seat_view(decision: Decision, seat: int) -> None:
+    if decision.seat != seat:
+        return
+    print(json.dumps({"decision": decision.index, "observation": decision.observation,
+                      "legal_actions": decision.legal_actions, "chosen": decision.chosen,
+                      "fault": decision.fault}))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    try:
+        game.check_players(len(args.bots))
+        game.options(args.options)
+    except BadOptions as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bots = []
+    try:
+        for seat, spec in enumerate(args.bots):
+            kwargs = {"trusted": args.trusted, "move_ms": args.move_ms} if is_program_spec(spec) else {}
+            bots.append(make_bot(spec, args.game, seed=args.seed * 100 + seat, **kwargs))
+    except (KeyError, ValueError, OSError) as exc:
+        for bot in bots:
+            bot.close()
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 2
+    has_program = any(is_program_spec(s) for s in args.bots)
+    limits = MatchLimits(max_faults=args.max_faults, match_ms=args.match_ms if has_program else None)
+    on_decision = None
+    if args.seat_view is not None:
+        if not 0 <= args.seat_view < len(bots):
+            print(f"error: --seat-view {args.seat_view}: seats are 0..{len(bots) - 1}", file=sys.stderr)
+            return 2
+        on_decision = lambda d: print_seat_view(d, args.seat_view)  # noqa: E731
+    log = play_match(args.game, bots, args.seed, args.options, seat_names=args.bots, limits=limits,
+                     on_decision=on_decision)
+    print_result(log)
+    if args.log:
+        with open(args.log, "w", encoding="utf-8") as fh:
+            json.dump(log.to_dict(), fh)
+        print(f"log written to {args.log}")
+    return 0
+
+
+def print_result(log: MatchLog) -> None:
+    outcome = log.outcome or {}
+    order = sorted(range(len(log.seats)), key=lambda s: (outcome["ranks"][s], s))
+    print(f"{log.game}, seed {log.seed}, {len(log.moves)} moves")
+    for seat in order:
+        notes = []
+        faults = sum(1 for f in log.faults if f["seat"] == seat)
+        if faults:
+            notes.append(f"{faults} fault(s)")
+        if seat in log.forfeits:
+            notes.append("forfeited")
+        extra = f"  ({', '.join(notes)})" if notes else ""
+        print(f"  rank {outcome['ranks'][seat] + 1}  seat {seat}  {log.seats[seat]:<20} score {outcome['scores'][seat]}{extra}")
+    for f in log.faults:
+        print(f"  fault: seat {f['seat']} move {f['move']} {f['kind']}: {f['detail']}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            log = MatchLog.from_dict(json.load(fh))
+        replay(log)
+    except (OSError, ValueError, KeyError, IllegalAction, ReplayMismatch) as exc:
+        print(f"replay failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"replay ok: {len(log.moves)} moves reproduce the outcome {log.outcome}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from engines.bench import bench_game
+
+    if args.protocol:
+        from engines.sandbox.bench import bench_protocol
+
+        print(json.dumps(bench_protocol(seconds=args.seconds)))
+        return 0
+    if args.compare:
+        if not args.game:
+            print("error: --compare needs --game", file=sys.stderr)
+            return 2
+        try:
+            compare = importlib.import_module(f"engines.{args.game}.compare")
+        except ModuleNotFoundError:
+            print(f"error: no comparison engine for {args.game}", file=sys.stderr)
+            return 2
+        print(json.dumps(compare.run(args.compare, num_players=args.players, seconds=args.seconds, seed=args.seed)))
+        return 0
+    for game_id in [args.game] if args.game else available_games():
+        print(json.dumps(bench_game(game_id, args.players, args.seconds, args.games, args.seed, args.options)),
+              flush=True)
+    return 0
+
+
+def cmd_versus(args: argparse.Namespace) -> int:
+    from engines.versus import versus
+
+    print(json.dumps(versus(args.game, args.bots, args.games, args.seed, args.options)))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return {"play": cmd_play, "replay": cmd_replay, "bench": cmd_bench, "versus": cmd_versus}[args.command](args)
