@@ -1,0 +1,153 @@
+"""The bot protocol, version 1: JSON lines on stdin/stdout (see docs/bot-protocol.md).
+
+The host (``engines.sandbox.ProgramBot``) sends one JSON object per line on the bot's stdin; the bot
+answers ``start`` and ``act`` with exactly one JSON object per line on its stdout, and nothing else
+on stdout (diagnostics go to stderr). ``end`` has no answer: the bot exits.
+
+    host -> bot  {"type": "start", "protocol": 1, "game": ..., "seat": ..., "num_players": ...,
+                  "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}}
+    bot -> host  {"ready": true, "protocol": 1}
+    host -> bot  {"type": "act", "move": n, "observation": {...}, "legal_actions": [...],
+                  "time_left_ms": t}
+    bot -> host  {"action": i}            (i: index into legal_actions)
+    host -> bot  {"type": "end", "outcome": {"ranks": [...], "scores": [...]}, "seat": s}
+
+This module is the host side: message builders and strict answer parsers. It has no dependency
+on a game; the bot side is the standalone SDK ``engines/sdk/arena_bot.py``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+PROTOCOL_VERSION = 1
+#: the longest answer line a bot may write (an answer is ``{"action": 12}``; this is generous).
+MAX_ANSWER_BYTES = 64 * 1024
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+
+
+class ProtocolError(Exception):
+    """A bot's line that breaks the protocol; ``kind`` is a BotFault kind (garbage, illegal, protocol)."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One protocol line (compact JSON, UTF-8, newline-terminated)."""
+    return (_dumps(message) + "\n").encode("utf-8")
+
+
+def start_message(game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
+                  move_ms: int | None = None, match_ms: int | None = None) -> dict[str, Any]:
+    """The first message of a match, sent once (again after a restart of a crashed bot)."""
+    return {"type": "start", "protocol": PROTOCOL_VERSION, "game": game_id, "seat": seat,
+            "num_players": num_players, "options": dict(options),
+            "limits": {"move_ms": move_ms, "match_ms": match_ms}}
+
+
+def act_message(observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None,
+                move: int = 0) -> dict[str, Any]:
+    """A decision: the bot answers with the index of its choice in ``legal_actions``."""
+    return {"type": "act", "move": move, "observation": observation, "legal_actions": legal_actions,
+            "time_left_ms": time_left_ms}
+
+
+def end_message(outcome: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """The last message: the outcome (ranks 0 = best, scores); the bot should exit."""
+    return {"type": "end", "seat": seat, "outcome": dict(outcome)}
+
+
+def _parse_object(line: bytes) -> dict[str, Any]:
+    if len(line) > MAX_ANSWER_BYTES:
+        raise ProtocolError("garbage", f"answer line of {len(line)} bytes (limit {MAX_ANSWER_BYTES})")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("garbage", f"answer is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ProtocolError("garbage", f"answer is not JSON ({exc}): {text[:80]!r}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("garbage", f"answer must be a JSON object, got {text[:80]!r}")
+    return value
+
+
+def parse_ready(line: bytes) -> dict[str, Any]:
+    """Check the answer to ``start``: ``{"ready": true, "protocol": 1}``."""
+    value = _parse_object(line)
+    if value.get("ready") is not True:
+        raise ProtocolError("protocol", f'expected {{"ready": true, "protocol": {PROTOCOL_VERSION}}} after start, '
+                                        f"got {line[:80].decode('utf-8', 'replace')!r}")
+    if value.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
+        raise ProtocolError("protocol", f"bot speaks protocol {value.get('protocol')!r}, "
+                                        f"the host speaks {PROTOCOL_VERSION}")
+    return value
+
+
+def parse_answer(line: bytes, num_legal: int) -> int:
+    """The index a bot answered to ``act``; ProtocolError unless it is an int in 0..num_legal-1."""
+    value = _parse_object(line)
+    if "action" not in value:
+        raise ProtocolError("garbage", f'answer has no "action": {line[:80].decode("utf-8", "replace")!r}')
+    index = value["action"]
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise ProtocolError("garbage", f'"action" must be an integer index, got {index!r:.80}')
+    if not 0 <= index < num_legal:
+        raise ProtocolError("illegal", f"answered {index}, expected an index 0..{num_legal - 1}")
+    return index
+
+
+# --- documentation: real exchanges rendered from the engines -------------------------------------
+
+def example_exchange(game_id: str, num_players: int | None = None, seed: int = 1, decisions: int = 2,
+                     skip: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    """A real exchange for seat 0 of a seeded game: start, ``decisions`` act/answer pairs, end.
+
+    The other seats and the rest of the game are played by seeded random choices; seat 0 answers
+    the first legal action. ``skip`` seat-0 decisions are played silently before the ones shown.
+    Returns ``[(direction, message)]`` where direction is ``"host"`` or ``"bot"``.
+    """
+    import random
+
+    from engines.games import get_game
+
+    game = get_game(game_id)
+    n = num_players or max(game.min_players, min(game.max_players, 3))
+    state = game.setup(n, seed, None)
+    options = game.options(None)
+    rng = random.Random(seed)
+    lines: list[tuple[str, dict[str, Any]]] = [
+        ("host", start_message(game_id, 0, n, options, 2000, 120_000)),
+        ("bot", {"ready": True, "protocol": PROTOCOL_VERSION}),
+    ]
+    shown = seen = move = 0
+    while (seat := game.to_move(state)) is not None:
+        legal = game.legal_actions(state, seat)
+        choice = rng.randrange(len(legal))
+        if seat == 0:
+            seen += 1
+            if seen > skip and shown < decisions:
+                shown += 1
+                choice = 0
+                lines.append(("host", act_message(game.observe(state, 0), legal, 118_000, move)))
+                lines.append(("bot", {"action": choice}))
+        game.apply(state, seat, legal[choice])
+        move += 1
+    lines.append(("host", end_message(game.outcome(state).to_dict(), 0)))
+    return lines
+
+
+def render_exchange(lines: Sequence[tuple[str, Mapping[str, Any]]], width: int = 1200) -> str:
+    """Markdown for an exchange: each line as sent, prefixed ``> `` (to the bot) or ``< `` (from it)."""
+    out = []
+    for direction, message in lines:
+        text = _dumps(message)
+        if len(text) > width:  # keep the doc readable; the real line is sent whole
+            text = text[:width] + " …(cut for the doc)"
+        out.append(("> " if direction == "host" else "< ") + text)
+    return "```\n" + "\n".join(out) + "\n```\n"

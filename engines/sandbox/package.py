@@ -1,0 +1,279 @@
+"""The package checker: uploaded bytes -> a validated bot package, or a clear error.
+
+A bot package is either a single ``.py`` file (stored as ``main.py``) or a ``.zip`` holding
+``main.py`` at its top (a zip of one folder holding ``main.py`` is accepted too: the folder is
+stripped) or a manifest ``bot.json`` naming the entry::
+
+    {"main": "src/mybot.py"}                          or
+    {"command": ["python", "src/mybot.py", "--fast"]}
+
+Everything is checked in memory before anything is written; ``BotPackage.store`` writes into a
+fresh temporary folder and renames it into place, so an error never leaves half a package behind.
+Python is the only language of protocol 1, so a command must start with ``python``/``python3``.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import posixpath
+import shutil
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MANIFEST = "bot.json"
+ENTRY = "main.py"
+_IGNORED_PREFIXES = ("__MACOSX/",)
+_IGNORED_NAMES = (".DS_Store", "Thumbs.db")
+
+
+class PackageError(ValueError):
+    """An upload that is not a valid bot package; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class PackageLimits:
+    """Limits on an upload (bytes as sent, and after unpacking)."""
+
+    max_upload_bytes: int = 5 * 1024 * 1024
+    max_py_bytes: int = 1024 * 1024  # a single .py file
+    max_total_bytes: int = 20 * 1024 * 1024  # all files unpacked
+    max_file_bytes: int = 10 * 1024 * 1024
+    max_files: int = 200
+    max_ratio: int = 200  # unpacked/compressed size of one member: more looks like a zip bomb
+    max_depth: int = 16
+
+
+DEFAULT_LIMITS = PackageLimits()
+
+
+@dataclass
+class BotPackage:
+    """A validated bot: its files (relative POSIX path -> bytes) and the command that runs it.
+
+    ``argv`` is relative to the package folder: ``[script, *args]`` run by the sandbox's Python.
+    """
+
+    files: dict[str, bytes]
+    argv: list[str]
+    source_name: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def entry(self) -> str:
+        return self.argv[0]
+
+    @property
+    def size(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+    def store(self, dest: str | os.PathLike[str]) -> Path:
+        """Write the package into the folder ``dest`` (which must not exist) atomically.
+
+        Files are world-readable (the sandboxed bot runs under its own uid) and read-only.
+        On any error nothing remains at ``dest`` nor beside it.
+        """
+        dest = Path(dest)
+        if dest.exists():
+            raise FileExistsError(f"{dest} already exists")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=dest.parent))
+        try:
+            for name, data in self.files.items():
+                path = tmp.joinpath(*name.split("/"))
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                path.chmod(0o444)
+            for folder, dirs, _files in os.walk(tmp):
+                for d in dirs:
+                    os.chmod(os.path.join(folder, d), 0o755)
+            tmp.chmod(0o755)
+            os.rename(tmp, dest)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return dest
+
+    def manifest(self) -> dict:
+        """A JSON-native description (for the upload form / API)."""
+        return {"entry": self.entry, "argv": self.argv, "files": sorted(self.files), "bytes": self.size}
+
+
+def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
+    """Validate an upload: ``data`` as uploaded, ``filename`` as the user named it."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise PackageError("the upload is not a file")
+    name = os.path.basename(filename.replace("\\", "/")) or "upload"
+    lower = name.lower()
+    if len(data) == 0:
+        raise PackageError(f"{name} is empty")
+    if len(data) > limits.max_upload_bytes:
+        raise PackageError(f"{name} is too big: {len(data):,} bytes (the limit is {limits.max_upload_bytes:,})")
+    if lower.endswith(".py"):
+        if len(data) > limits.max_py_bytes:
+            raise PackageError(f"{name} is too big: {len(data):,} bytes (a .py file may have {limits.max_py_bytes:,})")
+        check_python(bytes(data), name)
+        return BotPackage({ENTRY: bytes(data)}, [ENTRY], name)
+    if lower.endswith(".zip"):
+        return _check_zip(bytes(data), name, limits)
+    raise PackageError(f"{name}: upload a single .py file or a .zip (with main.py or {MANIFEST})")
+
+
+def package_from_folder(folder: str | os.PathLike[str], limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
+    """A package from a folder on disk (local runs), under the same checks as a zip."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise PackageError(f"{folder} is not a folder")
+    files: dict[str, bytes] = {}
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", ".git", ".venv", "venv"))
+        for fname in sorted(filenames):
+            path = Path(dirpath, fname)
+            if path.is_symlink() or not path.is_file() or fname.endswith(".pyc") or fname in _IGNORED_NAMES:
+                continue
+            rel = path.relative_to(root).as_posix()
+            if len(files) >= limits.max_files:
+                raise PackageError(f"{folder}: too many files (the limit is {limits.max_files})")
+            size = path.stat().st_size
+            total += size
+            if size > limits.max_file_bytes or total > limits.max_total_bytes:
+                raise PackageError(f"{folder}: too big ({rel}: {size:,} bytes, the limit is "
+                                   f"{limits.max_file_bytes:,} a file and {limits.max_total_bytes:,} in all)")
+            files[rel] = path.read_bytes()
+    return _finish(files, root.name, limits)
+
+
+def check_python(source: bytes, name: str) -> None:
+    """PackageError unless ``source`` compiles (it is never run here)."""
+    try:
+        compile(source, name, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+        text = (exc.text or "").strip()
+        raise PackageError(f"{name}: syntax error at {where}: {exc.msg}" + (f": {text[:120]}" if text else "")) from None
+    except (ValueError, UnicodeDecodeError) as exc:  # null bytes, bad encoding
+        raise PackageError(f"{name}: not valid Python source ({exc})") from None
+    except (RecursionError, MemoryError):
+        raise PackageError(f"{name}: too deeply nested to compile") from None
+
+
+def _check_zip(data: bytes, name: str, limits: PackageLimits) -> BotPackage:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise PackageError(f"{name} is not a zip file") from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise PackageError(f"{name} is not a readable zip file ({exc})") from None
+    with archive:
+        infos = archive.infolist()
+        members = [i for i in infos if not i.filename.startswith(_IGNORED_PREFIXES)
+                   and posixpath.basename(i.filename.rstrip("/")) not in _IGNORED_NAMES]
+        if len(members) > limits.max_files:
+            raise PackageError(f"{name} has too many files: {len(members)} (the limit is {limits.max_files})")
+        declared = sum(i.file_size for i in members)
+        if declared > limits.max_total_bytes:
+            raise PackageError(f"{name} unpacks to {declared:,} bytes (the limit is {limits.max_total_bytes:,})")
+        files: dict[str, bytes] = {}
+        total = 0
+        for info in members:
+            path = _safe_member_path(info, name, limits)
+            if path is None:  # a folder entry
+                continue
+            if info.flag_bits & 0x1:
+                raise PackageError(f"{name}: {info.filename} is encrypted; upload an unencrypted zip")
+            if info.file_size > limits.max_file_bytes:
+                raise PackageError(f"{name}: {info.filename} is too big ({info.file_size:,} bytes, "
+                                   f"the limit is {limits.max_file_bytes:,})")
+            if info.compress_size and info.file_size > 1024 * 1024 and \
+                    info.file_size / info.compress_size > limits.max_ratio:
+                raise PackageError(f"{name}: {info.filename} expands {info.file_size // info.compress_size}x "
+                                   f"(looks like a zip bomb)")
+            if path in files:
+                raise PackageError(f"{name}: {info.filename} appears twice")
+            # Never trust the declared sizes: read at most one byte past the allowance.
+            allowance = min(limits.max_file_bytes, limits.max_total_bytes - total)
+            try:
+                with archive.open(info) as fh:
+                    content = fh.read(allowance + 1)
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+                raise PackageError(f"{name}: cannot read {info.filename} ({exc})") from None
+            if len(content) > allowance:
+                raise PackageError(f"{name}: {info.filename} unpacks to more than its declared size "
+                                   f"or past the limit of {limits.max_total_bytes:,} bytes (zip bomb?)")
+            total += len(content)
+            files[path] = content
+    return _finish(files, name, limits)
+
+
+def _safe_member_path(info: zipfile.ZipInfo, name: str, limits: PackageLimits) -> str | None:
+    raw = info.filename
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        raise PackageError(f"{name}: {raw} is a symbolic link; links are not allowed")
+    if "\\" in raw or "\x00" in raw:
+        raise PackageError(f"{name}: {raw!r} is not a valid path inside a zip")
+    if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
+        raise PackageError(f"{name}: {raw} is an absolute path; paths must stay inside the package")
+    parts = [p for p in raw.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise PackageError(f"{name}: {raw} points outside the package ('..' is not allowed)")
+    if len(parts) > limits.max_depth:
+        raise PackageError(f"{name}: {raw} is nested too deep")
+    if info.is_dir() or not parts:
+        return None
+    return "/".join(parts)
+
+
+def _finish(files: dict[str, bytes], name: str, limits: PackageLimits) -> BotPackage:
+    if not files:
+        raise PackageError(f"{name} holds no files")
+    notes: list[str] = []
+    if ENTRY not in files and MANIFEST not in files:
+        tops = {path.split("/", 1)[0] for path in files}
+        if len(tops) == 1 and all("/" in p for p in files):
+            top = tops.pop()
+            if f"{top}/{ENTRY}" in files or f"{top}/{MANIFEST}" in files:
+                files = {p.split("/", 1)[1]: d for p, d in files.items()}
+                notes.append(f"used the folder {top}/ as the package")
+    if MANIFEST in files:
+        argv = _read_manifest(files[MANIFEST], name)
+    elif ENTRY in files:
+        argv = [ENTRY]
+    else:
+        raise PackageError(f"{name} has no {ENTRY} (nor a {MANIFEST} naming the entry) at its top")
+    if argv[0] not in files:
+        raise PackageError(f"{name}: the entry {argv[0]} named in {MANIFEST} is not in the package")
+    for path, content in files.items():
+        if path.endswith(".py"):
+            check_python(content, path)
+    return BotPackage(files, argv, name, notes)
+
+
+def _read_manifest(raw: bytes, name: str) -> list[str]:
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise PackageError(f"{name}: {MANIFEST} is not valid JSON ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise PackageError(f'{name}: {MANIFEST} must be an object like {{"main": "main.py"}}')
+    if "command" in manifest:
+        command = manifest["command"]
+        if not (isinstance(command, list) and len(command) >= 2 and all(isinstance(a, str) for a in command)):
+            raise PackageError(f'{name}: "command" in {MANIFEST} must be a list like ["python", "bot.py"]')
+        if command[0] not in ("python", "python3"):
+            raise PackageError(f'{name}: "command" must start with "python" (Python is the only language for now)')
+        argv = command[1:]
+    elif "main" in manifest:
+        if not isinstance(manifest["main"], str):
+            raise PackageError(f'{name}: "main" in {MANIFEST} must be a file name')
+        argv = [manifest["main"]]
+    else:
+        raise PackageError(f'{name}: {MANIFEST} names no entry ("main" or "command")')
+    script = posixpath.normpath(argv[0])
+    if script.startswith(("/", "..")) or not script.endswith(".py"):
+        raise PackageError(f"{name}: the entry {argv[0]!r} must be a .py file inside the package")
+    return [script, *argv[1:]]

@@ -1,0 +1,476 @@
+"""``ProgramBot``: a bot program run as its own process, in the bubblewrap sandbox, over protocol 1.
+
+The sandbox (bubblewrap, Debian package ``bubblewrap``):
+
+- namespaces: pid, net (no network at all, not even the host's loopback), ipc, uts, cgroup;
+  ``--die-with-parent`` and a fresh session; the whole sandbox dies with its pid namespace;
+- files: a read-only root holding only /usr (with the /bin, /lib... links), the Python prefix
+  (``sys.base_prefix``), the SDK at /arena/sdk, the bot's own files read-only at /bot, an empty
+  size-limited /tmp, /proc and a minimal /dev. No /etc, /work, /root, nor any other bot;
+- user: when the host runs as root, the bot runs as a uid of its own (1,000,000 + the pid of its
+  bwrap process, unique while it runs), because RLIMIT_NPROC is not enforced for root and counts
+  per real uid; as an ordinary user, in a user namespace of its own (where the count is per bot);
+- resource limits: CPU seconds, address space, processes, open files, file size, no core dumps;
+- wall clock: per decision ``min(move_ms, time_left_ms)`` (the match time bank is kept by
+  ``engines.match``), checked here; output: one answer line of at most 64 KiB per request, at most
+  ``stderr_bytes`` on stderr (the last ``stderr_tail_bytes`` are kept for the owner).
+
+Faults raise ``BotFault`` (kinds: crash, timeout, garbage, illegal, protocol). After a fault that
+leaves the program in an unknown state it is killed; it is started again (with a new ``start``
+message) at its next decision, so a bot that crashed once may still finish its match.
+"""
+from __future__ import annotations
+
+import errno
+import functools
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from engines import protocol
+from engines.bots import Bot, BotFault
+from engines.core import Outcome
+
+from .package import BotPackage, PackageError, check_package, package_from_folder
+
+SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
+LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
+UID_BASE = 1_000_000
+
+
+class SandboxUnavailable(OSError):
+    """Untrusted code cannot be run here (no working bubblewrap)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Limits of one bot program. Times in ms, sizes in MiB unless named bytes."""
+
+    move_ms: int = 2000  # wall clock per decision (also capped by the match time bank)
+    start_ms: int = 10_000  # wall clock to start and answer ``start``
+    cpu_s: int = 300  # CPU seconds of each process of the bot (RLIMIT_CPU)
+    memory_mb: int = 512  # address space of each process (RLIMIT_AS)
+    processes: int = 32  # processes and threads of the bot (RLIMIT_NPROC)
+    open_files: int = 64
+    file_mb: int = 16  # largest file it may write (RLIMIT_FSIZE), in its /tmp only
+    tmp_mb: int = 32  # size of its /tmp
+    stderr_bytes: int = 1024 * 1024  # more stderr than this over the match: killed
+    stderr_tail_bytes: int = 8192
+
+
+DEFAULT_LIMITS = SandboxLimits()
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def sandbox_problem() -> str | None:
+    """None when the sandbox works here, else why not (bwrap missing or refused to start)."""
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return ("bubblewrap (bwrap) is not installed: untrusted bots cannot be run "
+                "(install the Debian package 'bubblewrap', or run your own bot with --trusted)")
+    cmd = _bwrap_argv(bwrap, None) + ["--", _python(), "-I", "-S", "-c", "pass"]
+    try:
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap cannot be started: {exc}"
+    if result.returncode != 0:
+        return f"bubblewrap does not work here: {result.stderr.decode('utf-8', 'replace').strip()[:500]}"
+    return None
+
+
+def _python() -> str:
+    """The base interpreter (not a venv: the venv lives in the project, which the bot must not see)."""
+    exe = getattr(sys, "_base_executable", None) or sys.executable
+    return os.path.realpath(exe)
+
+
+def _ro_tree(path: str, bound: set[str], made: set[str]) -> list[str]:
+    """bwrap args that bind ``path`` read-only, creating its missing parents traversable only (0711)."""
+    if any(path == p or path.startswith(p + "/") for p in bound):
+        return []
+    args: list[str] = []
+    parts = Path(path).parts
+    for i in range(2, len(parts)):
+        parent = str(Path(*parts[:i]))
+        if parent not in made and parent not in bound:
+            args += ["--perms", "0711", "--dir", parent]
+            made.add(parent)
+    bound.add(path)
+    return args + ["--ro-bind", path, path]
+
+
+def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT_LIMITS) -> list[str]:
+    as_root = os.geteuid() == 0
+    args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--hostname", "arena"]
+    if as_root:
+        # Root keeps only what the launcher needs to drop to the bot's own uid (then it has nothing).
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args += ["--unshare-user", "--disable-userns"]
+    bound, made = {"/usr"}, set()
+    args += ["--ro-bind", "/usr", "/usr"]
+    for link in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(link):
+            args += ["--symlink", os.readlink(link), link]
+        elif os.path.isdir(link):
+            args += ["--ro-bind", link, link]
+            bound.add(link)
+    for prefix in sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+                          os.path.dirname(os.path.dirname(_python()))}):
+        args += _ro_tree(prefix, bound, made)
+    args += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
+             "--dir", "/arena", "--ro-bind", str(SDK_DIR), "/arena/sdk",
+             "--ro-bind", str(LAUNCHER), "/arena/launcher.py"]
+    if bot_dir is not None:
+        args += ["--ro-bind", bot_dir, "/bot"]
+    args += ["--remount-ro", "/", "--clearenv", "--chdir", "/"]
+    return args
+
+
+class ProgramBot(Bot):
+    """A bot program (Python, protocol 1) in its own process, sandboxed unless ``trusted``.
+
+    ``package_dir`` holds the bot's files; ``argv`` is ``[script, *args]`` relative to it.
+    ``trusted=True`` runs it without bubblewrap (your own code on your own machine only).
+    """
+
+    def __init__(self, package_dir: str | os.PathLike[str], argv: Sequence[str] = ("main.py",), *,
+                 trusted: bool = False, move_ms: int | None = None, limits: SandboxLimits | None = None,
+                 name: str | None = None, cleanup: str | os.PathLike[str] | None = None):
+        self.limits = limits or DEFAULT_LIMITS
+        if move_ms is not None:
+            self.limits = replace(self.limits, move_ms=int(move_ms))
+        self.package_dir = str(Path(package_dir).resolve())
+        self.argv = list(argv)
+        self.trusted = trusted
+        self.name = name or Path(package_dir).name
+        self._cleanup = str(cleanup) if cleanup is not None else None
+        self._proc: subprocess.Popen | None = None
+        self._buf = bytearray()
+        self._tail = bytearray()
+        self._stderr_total = 0
+        self._start_msg: dict[str, Any] | None = None
+        self._moves = 0
+        self.restarts = 0
+        if not trusted:
+            problem = sandbox_problem()
+            if problem is not None:
+                self._remove_cleanup()
+                raise SandboxUnavailable(problem)
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_package(cls, package: BotPackage, **kwargs: Any) -> "ProgramBot":
+        """Stage a checked package into a private temporary folder (removed by ``close``)."""
+        tmp = tempfile.mkdtemp(prefix="arena-bot-")
+        try:
+            folder = package.store(os.path.join(tmp, "bot"))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        kwargs.setdefault("name", package.source_name or "bot")
+        return cls(folder, package.argv, cleanup=tmp, **kwargs)
+
+    @classmethod
+    def from_path(cls, spec: str | os.PathLike[str], **kwargs: Any) -> "ProgramBot":
+        """A bot from a path: a ``.py`` file, a ``.zip`` or a folder (checked like an upload)."""
+        path = Path(spec)
+        if path.is_dir():
+            package = package_from_folder(path)
+        elif path.is_file():
+            package = check_package(path.read_bytes(), path.name)
+        else:
+            raise PackageError(f"{spec}: no such file or folder")
+        kwargs.setdefault("name", str(spec))
+        return cls.from_package(package, **kwargs)
+
+    # --- the Bot interface --------------------------------------------------------------------
+    def start(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
+        super().start(game_id, seat, num_players, options)
+        self._start_msg = protocol.start_message(game_id, seat, num_players, options, self.limits.move_ms)
+        self._launch()
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None = None) -> int:
+        if self._proc is None:
+            self.restarts += 1
+            self._launch()
+        limit = self.limits.move_ms
+        if time_left_ms is not None:
+            limit = min(limit, max(int(time_left_ms), 0))
+        self._check_silent()
+        message = protocol.act_message(observation, legal_actions, time_left_ms, self._moves)
+        self._moves += 1
+        line = self._exchange(protocol.encode(message), limit, "decision")
+        try:
+            return protocol.parse_answer(line, len(legal_actions))
+        except protocol.ProtocolError as exc:
+            if exc.kind != "illegal":  # the program's state is unknown: start afresh next time
+                self._kill()
+            raise BotFault(exc.kind, exc.detail, self.stderr_tail()) from None
+
+    def end(self, outcome: Outcome) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            self._write_all(protocol.encode(protocol.end_message(outcome.to_dict(), getattr(self, "seat", 0))),
+                            time.monotonic() + 0.5)
+            proc.stdin.close()  # EOF: the end of the conversation
+        except (BotFault, OSError, ValueError):
+            pass
+        try:  # a polite bot exits by itself; give it a moment, then close() kills it anyway
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self) -> None:
+        self._kill()
+        self._remove_cleanup()
+
+    def stderr_tail(self) -> str:
+        return bytes(self._tail).decode("utf-8", "replace")
+
+    def __del__(self) -> None:  # a last resort; play_match always calls close()
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # --- process ------------------------------------------------------------------------------
+    def _command(self) -> tuple[list[str], dict[str, Any]]:
+        lim = self.limits
+        python = _python()
+        rlimits = {"RLIMIT_AS": lim.memory_mb * 1024 * 1024, "RLIMIT_CPU": lim.cpu_s,
+                   "RLIMIT_FSIZE": lim.file_mb * 1024 * 1024, "RLIMIT_CORE": 0}
+        if self.trusted:
+            bot_dir, sdk = self.package_dir, str(SDK_DIR)
+            cmd = [python, "-I", "-S", str(LAUNCHER)]
+            uid = None
+        else:
+            bot_dir, sdk = "/bot", "/arena/sdk"
+            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim) + ["--", python, "-I", "-S", "/arena/launcher.py"]
+            rlimits.update({"RLIMIT_NPROC": lim.processes, "RLIMIT_NOFILE": lim.open_files})
+            uid = 0 if os.geteuid() == 0 else None  # filled in with the bwrap pid once known
+        env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp" if not self.trusted else os.environ.get("HOME", "/tmp"),
+               "TMPDIR": "/tmp", "LANG": "C.UTF-8", "PYTHONPATH": sdk, "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONNOUSERSITE": "1", "PYTHONIOENCODING": "utf-8"}
+        config = {"uid": uid, "rlimits": rlimits, "cwd": bot_dir,
+                  "argv": [python, os.path.join(bot_dir, self.argv[0]), *self.argv[1:]], "env": env}
+        return cmd, config
+
+    def _launch(self) -> None:
+        self._kill()
+        cmd, config = self._command()
+        self._buf.clear()
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    start_new_session=True, close_fds=True, env={"PATH": "/usr/bin:/bin"}
+                                    if not self.trusted else None)
+        except OSError as exc:
+            raise BotFault("crash", f"cannot start the bot: {exc}") from None
+        self._proc = proc
+        for stream in (proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        os.set_blocking(proc.stdin.fileno(), False)
+        if config["uid"] is not None:
+            config["uid"] = UID_BASE + proc.pid
+        assert self._start_msg is not None, "start() before act()"
+        data = protocol.encode(config) + protocol.encode(self._start_msg)
+        line = self._exchange(data, self.limits.start_ms, "start")
+        try:
+            protocol.parse_ready(line)
+        except protocol.ProtocolError as exc:
+            self._kill()
+            raise BotFault(exc.kind, exc.detail, self.stderr_tail()) from None
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            proc.kill()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take this long
+            proc.kill()
+            proc.wait()
+        self._drain_stderr(proc)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def _remove_cleanup(self) -> None:
+        if self._cleanup:
+            shutil.rmtree(self._cleanup, ignore_errors=True)
+            self._cleanup = None
+
+    def _drain_stderr(self, proc: subprocess.Popen) -> None:
+        try:
+            while True:
+                chunk = os.read(proc.stderr.fileno(), 65536)
+                if not chunk:
+                    return
+                self._keep_stderr(chunk)
+        except (BlockingIOError, OSError, ValueError):
+            return
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        self._stderr_total += len(chunk)
+        self._tail += chunk
+        keep = self.limits.stderr_tail_bytes
+        if len(self._tail) > keep:
+            del self._tail[:-keep]
+
+    # --- I/O ----------------------------------------------------------------------------------
+    def _check_silent(self) -> None:
+        """Output nobody asked for (a second answer, a stray print) breaks the protocol."""
+        proc = self._proc
+        try:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk is None and not self._buf:
+            return
+        if chunk == b"" and not self._buf:
+            return self._crashed("decision")  # raises
+        self._kill()
+        raise BotFault("protocol", "wrote on stdout when no answer was asked for "
+                                   "(print to stderr; one answer line per request)", self.stderr_tail())
+
+    def _write_all(self, data: bytes, deadline: float) -> None:
+        fd = self._proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(fd, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            select.select([], [fd], [], remaining)
+
+    def _exchange(self, data: bytes, limit_ms: int, what: str) -> bytes:
+        """Send ``data`` and return the next line from stdout, within ``limit_ms``."""
+        proc = self._proc
+        started = time.monotonic()
+        deadline = started + limit_ms / 1000
+        out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+        view = memoryview(data)
+        try:  # usually the whole message fits into the pipe at once
+            view = view[os.write(in_fd, view):]
+        except BlockingIOError:
+            pass
+        except BrokenPipeError:
+            view = view[:0]  # the program is gone; its stdout EOF tells us how
+        poller = select.poll()
+        poller.register(out_fd, select.POLLIN)
+        poller.register(err_fd, select.POLLIN)
+        if view:
+            poller.register(in_fd, select.POLLOUT)
+        buf = self._buf
+        err_open = True
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._kill()
+                raise BotFault("timeout", f"no answer to {what} within {limit_ms} ms", self.stderr_tail())
+            try:
+                events = poller.poll(remaining * 1000)
+            except InterruptedError:  # pragma: no cover
+                continue
+            for fd, event in events:
+                if fd == out_fd:
+                    try:
+                        chunk = os.read(out_fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        self._crashed(what)
+                    buf += chunk
+                    newline = buf.find(b"\n")
+                    if newline >= 0:
+                        line = bytes(buf[:newline])
+                        del buf[:newline + 1]
+                        if buf:  # more than one line in answer to one request
+                            self._kill()
+                            raise BotFault("protocol", f"wrote more than one line in answer to {what}",
+                                           self.stderr_tail())
+                        return line
+                    if len(buf) > protocol.MAX_ANSWER_BYTES:
+                        self._kill()
+                        raise BotFault("garbage", f"answer line longer than {protocol.MAX_ANSWER_BYTES} bytes",
+                                       self.stderr_tail())
+                elif fd == err_fd:
+                    try:
+                        chunk = os.read(err_fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        if err_open:
+                            poller.unregister(err_fd)
+                            err_open = False
+                        continue
+                    self._keep_stderr(chunk)
+                    if self._stderr_total > self.limits.stderr_bytes:
+                        self._kill()
+                        raise BotFault("protocol", f"wrote more than {self.limits.stderr_bytes} bytes on stderr "
+                                                   "(output limit); killed", self.stderr_tail())
+                elif fd == in_fd:
+                    if event & (select.POLLERR | select.POLLHUP):
+                        poller.unregister(in_fd)
+                        view = view[:0]
+                        continue
+                    try:
+                        view = view[os.write(in_fd, view):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:
+                        view = view[:0]
+                    if not view:
+                        poller.unregister(in_fd)
+
+    def _crashed(self, what: str) -> None:
+        """The program closed its stdout: wait for its exit status and raise the crash fault."""
+        proc = self._proc
+        try:
+            code = proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._kill()
+        if code is None:
+            how = "closed its stdout"
+        elif code < 0:
+            how = f"was killed by signal {signal.Signals(-code).name}" if -code in signal.valid_signals() \
+                else f"was killed by signal {-code}"
+        elif code >= 128 and code - 128 in signal.valid_signals():
+            how = f"was killed by signal {signal.Signals(code - 128).name}"
+            if code - 128 == signal.SIGXCPU:
+                how += " (CPU time limit)"
+        else:
+            how = f"exited with status {code}"
+        raise BotFault("crash", f"the bot {how} instead of answering {what}", self.stderr_tail())

@@ -1,0 +1,93 @@
+"""Arena bot SDK: write a bot as one function, the SDK speaks the protocol.
+
+    import arena_bot
+
+    def act(observation, legal_actions):
+        return 0          # the index of your choice in legal_actions
+
+    arena_bot.run(act)
+
+``run`` reads the host's messages (JSON lines on stdin) and answers them (JSON lines on stdout);
+see docs/bot-protocol.md. While ``run`` is active, ``print()`` goes to stderr (your owner-only
+log), so debug prints never corrupt the protocol. ``arena_bot.match`` holds what ``start`` said:
+game, seat, num_players, options, limits, and ``time_left_ms`` of the current decision.
+
+Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is called once,
+``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (rank 0 = best).
+
+Standard library only: this file is all a bot needs (inside the sandbox it is on the path).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable
+
+PROTOCOL = 1
+
+__all__ = ["run", "match", "Match", "PROTOCOL"]
+
+
+class Match:
+    """What the host told the bot at the start of the match."""
+
+    def __init__(self, message: dict[str, Any] | None = None):
+        message = message or {}
+        self.game: str = message.get("game", "")
+        self.seat: int = message.get("seat", 0)
+        self.num_players: int = message.get("num_players", 0)
+        self.options: dict[str, Any] = message.get("options") or {}
+        self.limits: dict[str, Any] = message.get("limits") or {}
+        self.time_left_ms: int | None = None
+        self.move: int = 0
+
+    def __repr__(self) -> str:
+        return f"Match(game={self.game!r}, seat={self.seat}, num_players={self.num_players})"
+
+
+#: the current match (filled by ``start``)
+match = Match()
+
+
+def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None = None,
+        end: Callable[[dict], None] | None = None, stdin: Any = None, stdout: Any = None) -> None:
+    """Serve one match: answer every ``act`` with ``act(observation, legal_actions)``.
+
+    Returns after the ``end`` message (or when the host closes stdin). ``stdin``/``stdout`` are
+    for tests (binary streams); by default the process's own are used.
+    """
+    global match
+    if stdout is None:
+        # Keep the real stdout for the protocol and point fd 1 and sys.stdout at stderr.
+        stdout = os.fdopen(os.dup(1), "wb", buffering=0)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    if stdin is None:
+        stdin = sys.stdin.buffer
+    write = stdout.write
+    dumps = json.dumps
+    for line in stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "act":
+            match.time_left_ms = message.get("time_left_ms")
+            match.move = message.get("move", 0)
+            index = act(message["observation"], message["legal_actions"])
+            write(b'{"action":%d}\n' % int(index))
+        elif kind == "start":
+            if message.get("protocol") != PROTOCOL:
+                print(f"arena_bot: the host speaks protocol {message.get('protocol')}, this SDK {PROTOCOL}",
+                      file=sys.stderr)
+            match = Match(message)
+            if start is not None:
+                start(match)
+            write((dumps({"ready": True, "protocol": PROTOCOL}) + "\n").encode())
+        elif kind == "end":
+            if end is not None:
+                end(message.get("outcome") or {})
+            return
+        else:
+            print(f"arena_bot: ignoring a message of unknown type {kind!r}", file=sys.stderr)
+        if hasattr(stdout, "flush"):
+            stdout.flush()
