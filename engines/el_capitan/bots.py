@@ -1,0 +1,6 @@
+"""Built-in El Capitán bots."""
+from engines.bots import RandomBot
+
+
+class HeuristicBot(RandomBot):
+    name = "heuristic"

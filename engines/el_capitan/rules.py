@@ -1,0 +1,970 @@
+"""El Capitán rules engine (rules file: el_capitan.md).
+
+Representation (all plain lists of ints, so that ``clone`` is a handful of list copies):
+- a city is an index 0..8 (``data.CITY_IDS``); ship locations add ``BANK`` (-1) and ``OFFBOARD`` (-2);
+- a warehouse colour code is ``seat * 2 + neutral`` (neutral = 1 only in the 2-player game);
+  ``sites[c][k]`` is that code or -1 for sites k = 1..12 (index 0 unused);
+- a sailing card is an index 0..53 (0..17 destination cards, 18..53 interconnection cards);
+- a loan card is an index 0..29 (``data.LOAN_IDS``, small ones first).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+
+from . import data
+
+BANK = -1
+OFFBOARD = -2
+INF = 1 << 30
+NCITY = len(data.CITY_IDS)
+CITY_IDS = data.CITY_IDS
+CITY_INDEX = data.CITY_INDEX
+
+# --- derived card tables -------------------------------------------------------------------
+NDEST = len(data.DESTINATION_CARDS)
+CARD_IDS = tuple([c[0] for c in data.DESTINATION_CARDS] + [c[0] for c in data.LINK_CARDS])
+CARD_INDEX = {cid: i for i, cid in enumerate(CARD_IDS)}
+CARD_PRICE = tuple([c[3] for c in data.DESTINATION_CARDS] + [c[3] for c in data.LINK_CARDS])
+DEST_CITY = tuple(CITY_INDEX[c[1]] for c in data.DESTINATION_CARDS)
+DEST_SEALS = tuple(c[2] for c in data.DESTINATION_CARDS)
+LINK_PAIR = tuple((CITY_INDEX[c[1]], CITY_INDEX[c[2]]) for c in data.LINK_CARDS)
+DIST = tuple(tuple(data.city_distance(a, b) for b in CITY_IDS) for a in CITY_IDS)
+
+
+def _route_targets(k: int, loc: int) -> tuple[int, ...]:
+    """Cities a destination card reaches as a sea route from city ``loc`` (§4.4.1)."""
+    return tuple(b for b in range(NCITY) if 1 <= DIST[loc][b] <= DEST_SEALS[k])
+
+
+#: ROUTES[k][c]: sea-route targets of destination card k from city c
+ROUTES = tuple(tuple(_route_targets(k, c) for c in range(NCITY)) for k in range(NDEST))
+
+
+def _moves(k: int, loc: int) -> tuple[int, ...]:
+    """Every city card k can move the ship to from ``loc`` (any use of the card)."""
+    if k < NDEST:
+        x = DEST_CITY[k]
+        if loc < 0:
+            return (x,)
+        targets = set(ROUTES[k][loc])
+        if x != loc:
+            targets.add(x)
+        return tuple(sorted(targets))
+    a, b = LINK_PAIR[k - NDEST]
+    if loc == a:
+        return (b,)
+    if loc == b:
+        return (a,)
+    return ()
+
+
+#: MOVES[k][loc + 2]: where card k can take the ship from loc (OFFBOARD=-2, BANK=-1, cities 0..8)
+MOVES = tuple(tuple(_moves(k, loc) for loc in range(-2, NCITY)) for k in range(len(CARD_IDS)))
+
+# --- derived board tables ------------------------------------------------------------------
+HARBOR_PRICE = tuple(data.TIERS[c["tier"]]["harbor_price"] for c in data.CITIES)
+FORTRESS_PRICE = tuple(data.TIERS[c["tier"]]["fortress_price"] for c in data.CITIES)
+TRACK = tuple(data.TIERS[c["tier"]]["track_values"] for c in data.CITIES)
+NLOAN = len(data.LOAN_IDS)
+LOAN_INDEX = {lid: i for i, lid in enumerate(data.LOAN_IDS)}
+LOAN_SMALL = tuple(range(0, 18))
+LOAN_LARGE = tuple(range(18, 30))
+LOAN_AMOUNT = tuple(data.LOANS[s]["amount"] for s in data.LOAN_SIZE)
+LOAN_REPAY = tuple(data.LOANS[s]["repay"] for s in data.LOAN_SIZE)
+LOAN_REPAY_EXT = tuple(data.LOANS[s]["repay_extended"] for s in data.LOAN_SIZE)
+
+
+def _shut_sites(num_players: int) -> tuple[frozenset[int], ...]:
+    """Shut-down sites of every city: black sites, plus the triangle with 2-3 players (§4.5.5, §6.1)."""
+    out = []
+    for c in data.CITIES:
+        sites = set(c["black_sites"])
+        if num_players <= 3:
+            sites.add(c["triangle_site"])
+        # Data constraint of §2.3: shut-down sites are >= 5, so reverse building never hits one.
+        assert min(sites) >= 5
+        out.append(frozenset(sites))
+    return tuple(out)
+
+
+SHUT_SITES = {n: _shut_sites(n) for n in range(2, 6)}
+
+# turn steps
+PRE, POST, SETTLE, CHOOSE, OVER = "pre_action", "post_action", "settle", "choose_start", "over"
+
+
+class ECState:
+    """Mutable state of one El Capitán game; see the module docstring for the encodings."""
+
+    __slots__ = (
+        "n", "rng", "phase", "round", "start", "cur", "step", "carded", "moved", "first_turn",
+        "money", "loc", "harbor", "hand", "sup_wh", "sup_neu", "sup_fort", "loan_owner", "loan_ext",
+        "bonus", "bonus_left", "sites", "pictured", "forts", "harb", "pending1", "built", "reverse",
+        "disp_d", "disp_l", "draw_d", "draw_l", "disc_d", "disc_l", "phase_end_pending", "settle",
+        "chooser", "version", "cache", "shut", "history",
+    )
+
+    def copy(self) -> "ECState":
+        s = ECState.__new__(ECState)
+        s.n, s.phase, s.round, s.start, s.cur, s.step = self.n, self.phase, self.round, self.start, self.cur, self.step
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.carded, s.moved, s.first_turn = self.carded, self.moved, list(self.first_turn)
+        s.money, s.loc, s.harbor = list(self.money), list(self.loc), list(self.harbor)
+        s.hand = [list(h) for h in self.hand]
+        s.sup_wh, s.sup_neu, s.sup_fort = list(self.sup_wh), list(self.sup_neu), list(self.sup_fort)
+        s.loan_owner, s.loan_ext = list(self.loan_owner), list(self.loan_ext)
+        s.bonus, s.bonus_left = list(self.bonus), list(self.bonus_left)
+        s.sites = [list(x) for x in self.sites]
+        s.pictured = [list(x) for x in self.pictured]
+        s.forts = [list(x) for x in self.forts]
+        s.harb = [list(x) for x in self.harb]
+        s.pending1, s.built, s.reverse = list(self.pending1), list(self.built), list(self.reverse)
+        s.disp_d, s.disp_l = list(self.disp_d), list(self.disp_l)
+        s.draw_d, s.draw_l, s.disc_d, s.disc_l = list(self.draw_d), list(self.draw_l), list(self.disc_d), list(self.disc_l)
+        s.phase_end_pending = self.phase_end_pending
+        s.settle = list(self.settle)
+        s.chooser, s.version, s.cache, s.shut = self.chooser, self.version, None, self.shut
+        s.history = list(self.history)
+        return s
+
+
+# --- board helpers ---------------------------------------------------------------------------
+
+def max_occ(row: list[int]) -> int:
+    """The highest occupied site of a city track (0 if none)."""
+    for k in range(12, 0, -1):
+        if row[k] >= 0:
+            return k
+    return 0
+
+
+def city_value(st: ECState, c: int) -> int:
+    """V_c: the number on the track space right after the last occupied site (§5.1)."""
+    return TRACK[c][max_occ(st.sites[c])]
+
+
+def next_sites(st: ECState, c: int) -> tuple[int, ...]:
+    """Where the next warehouse in city c may go (§4.5.2); empty when the city is full."""
+    row = st.sites[c]
+    if not st.built[c]:
+        return (1, 2)
+    if st.pending1[c]:
+        return (1,)
+    if st.reverse[c]:
+        for k in range(12, 0, -1):
+            if row[k] < 0:
+                return (k,)
+        return ()
+    m = max_occ(row)
+    return (m + 1,) if m < 12 else ()
+
+
+def row_ok(st: ECState, c: int, site: int, code: int) -> bool:
+    """Row limit (§4.5.3, §6.2.4): at most 3 of one colour in a row; 2 players also at most 4 of
+    one player's two colours. Measured with the new warehouse on ``site``, before any shut-down."""
+    row = st.sites[c]
+    run = 1
+    k = site - 1
+    while k >= 1 and row[k] == code:
+        run += 1
+        k -= 1
+    k = site + 1
+    while k <= 12 and row[k] == code:
+        run += 1
+        k += 1
+    if run > 3:
+        return False
+    if st.n == 2:
+        seat = code >> 1
+        run = 1
+        k = site - 1
+        while k >= 1 and row[k] >= 0 and row[k] >> 1 == seat:
+            run += 1
+            k -= 1
+        k = site + 1
+        while k <= 12 and row[k] >= 0 and row[k] >> 1 == seat:
+            run += 1
+            k += 1
+        if run > 4:
+            return False
+    return True
+
+
+def colour_supply_ok(st: ECState, p: int, neutral: int) -> bool:
+    """Supply rule (§6.2.3): a built warehouse must leave main > neutral in supply, or no warehouses."""
+    wh, neu = st.sup_wh[p], st.sup_neu[p]
+    if neutral:
+        if neu <= 0:
+            return False
+        neu -= 1
+    else:
+        if wh <= 0:
+            return False
+        wh -= 1
+    if st.n != 2:
+        return True
+    return wh + neu == 0 or wh > neu
+
+
+def warehouse_options(st: ECState, p: int, c: int) -> list[tuple[int, int]]:
+    """Legal (site, neutral) pairs for a new warehouse of seat p in city c, ignoring money."""
+    out = []
+    sites = next_sites(st, c)
+    if not sites:
+        return out
+    for neutral in ((0, 1) if st.n == 2 else (0,)):
+        if not colour_supply_ok(st, p, neutral):
+            continue
+        code = p * 2 + neutral
+        for site in sites:
+            if row_ok(st, c, site, code):
+                out.append((site, neutral))
+    return out
+
+
+def reopen_options(st: ECState, p: int, c: int) -> list[int]:
+    """Colour codes of seat p's shut-down warehouses in city c that may be reopened now (§4.6)."""
+    pic = st.pictured[c]
+    if not pic:
+        return []
+    codes = sorted({code for code in pic if code >> 1 == p})
+    if not codes:
+        return []
+    sites = next_sites(st, c)
+    # An empty city or a pending site 1 cannot have shut-down warehouses, so N is unique here.
+    if len(sites) != 1:
+        return []
+    return [code for code in codes if row_ok(st, c, sites[0], code)]
+
+
+def fortress_price(st: ECState, p: int, c: int) -> int:
+    """Price of seat p's fortress in city c, or INF if it cannot build one there (§4.7)."""
+    if st.sup_fort[p] <= 0:
+        return INF
+    f = st.forts[c]
+    if f[0] == p or f[1] == p:
+        return INF
+    if f[0] < 0:
+        return FORTRESS_PRICE[c][0]
+    if f[1] < 0:
+        return FORTRESS_PRICE[c][1]
+    return INF
+
+
+def main_need(st: ECState, p: int, c: int, slot: int) -> int:
+    """The least money seat p needs for a main action (A/A'/B) in city c anchored on ``slot``."""
+    if slot < 0:
+        return INF
+    best = fortress_price(st, p, c)
+    if st.pictured[c] and reopen_options(st, p, c):
+        return 0
+    if (st.sup_wh[p] or st.sup_neu[p]) and warehouse_options(st, p, c):
+        price = HARBOR_PRICE[c][slot]
+        if price < best:
+            best = price
+    return best
+
+
+def arrival_slot(st: ECState, p: int, c: int) -> int:
+    """The harbour space a ship of seat p takes on arriving fresh in city c (-1 if both are taken)."""
+    h = st.harb[c]
+    if h[0] < 0 or h[0] == p:
+        return 0
+    if h[1] < 0 or h[1] == p:
+        return 1
+    return -1
+
+
+def active_counts(st: ECState, c: int) -> dict[int, list[int]]:
+    """Per colour code: [active count, first site] in city c."""
+    out: dict[int, list[int]] = {}
+    row = st.sites[c]
+    for k in range(1, 13):
+        code = row[k]
+        if code >= 0:
+            e = out.get(code)
+            if e is None:
+                out[code] = [1, k]
+            else:
+                e[0] += 1
+    return out
+
+
+def main_cities(st: ECState, p: int) -> int:
+    """Number of cities where seat p has at least one active main-colour warehouse."""
+    code = p * 2
+    return sum(1 for c in range(NCITY) if code in st.sites[c])
+
+
+def payday_income(st: ECState) -> list[dict[str, int]]:
+    """Income of every seat at payday as it stands (§5.1, §6.2.6-8)."""
+    n = st.n
+    inc = [{"proliferation": 0, "majority": 0, "fortresses": 0, "bonus": 0} for _ in range(n)]
+    counts = []
+    for c in range(NCITY):
+        row = st.sites[c]
+        counts.append(sum(1 for k in range(1, 13) if row[k] >= 0))
+    most = max(counts)
+    for c in range(NCITY):
+        v = city_value(st, c)
+        if counts[c]:
+            ac = active_counts(st, c)
+            if n == 2:
+                # rank colours; only a main colour in 1st place is paid, 2nd place never (§6.2.6)
+                ranked = sorted(ac.items(), key=lambda kv: (-kv[1][0], kv[1][1]))
+                code = ranked[0][0]
+                if code & 1 == 0:
+                    inc[code >> 1]["majority"] += v
+            else:
+                ranked = sorted(ac.items(), key=lambda kv: (-kv[1][0], kv[1][1]))
+                inc[ranked[0][0] >> 1]["majority"] += v
+                if len(ranked) > 1:
+                    inc[ranked[1][0] >> 1]["majority"] += v // 2
+        pay = v if counts[c] == most else v // 2
+        for owner in st.forts[c]:
+            if owner >= 0:
+                inc[owner]["fortresses"] += pay
+    for p in range(n):
+        inc[p]["proliferation"] = data.PROLIFERATION[main_cities(st, p)]
+        if st.phase == data.NUM_PHASES:
+            inc[p]["bonus"] = st.bonus[p]
+    return inc
+
+
+def net_worth(st: ECState, p: int) -> int:
+    """Money minus the current due value of every loan still held (§5.3)."""
+    due = 0
+    for i in range(NLOAN):
+        if st.loan_owner[i] == p:
+            due += LOAN_REPAY_EXT[i] if st.loan_ext[i] else LOAN_REPAY[i]
+    return st.money[p] - due
+
+
+# --- the dead-end filter (§9.3) --------------------------------------------------------------
+
+def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget: int,
+            need: list[int], min_need: int, visited: int, memo: dict) -> bool:
+    """Can the ship reach, from ``loc``, a city whose main action fits in the budget, playing the
+    cards of ``pool`` (card, cost) not yet ``used``? Paths that repeat a city are never needed,
+    except a return to the start city (which re-anchors), so they are cut."""
+    key = (loc, used, visited)
+    seen = memo.get(key)
+    if seen is not None and seen >= budget:
+        return False
+    memo[key] = budget
+    lp = loc + 2
+    for i, (k, cost) in enumerate(pool):
+        if used >> i & 1 or cost + min_need > budget:
+            continue
+        left = budget - cost
+        for b in MOVES[k][lp]:
+            if visited >> b & 1:
+                continue
+            if need[b] <= left:
+                return True
+            if b == start:
+                continue
+            if _search(b, start, pool, used | (1 << i), left, need, min_need, visited | (1 << b), memo):
+                return True
+    return False
+
+
+def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
+    """Lower bound ignoring that each card is used once: False proves no plan exists."""
+    dist = [INF] * NCITY
+    arrive = [INF] * NCITY  # arriving by at least one move
+    frontier = [(0, loc)]
+    best_from = {loc: 0}
+    while frontier:
+        frontier.sort()
+        d, u = frontier.pop(0)
+        if best_from.get(u, INF) < d:
+            continue
+        up = u + 2
+        for k, cost in pool:
+            nd = d + cost
+            if nd > budget:
+                continue
+            for b in MOVES[k][up]:
+                if nd < arrive[b]:
+                    arrive[b] = nd
+                    if nd + need[b] <= budget:
+                        return True
+                if nd < dist[b] and b != loc:
+                    dist[b] = nd
+                    best_from[b] = nd
+                    frontier.append((nd, b))
+    return False
+
+
+class _Finisher:
+    """Answers "can this turn still be finished with a main action?" for one seat and state."""
+
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp")
+
+    def __init__(self, st: ECState, p: int):
+        self.st, self.p = st, p
+        self.need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
+        self.min_need = min(self.need)
+        self.hand = st.hand[p]
+        self.disp = st.disp_d + st.disp_l
+
+    def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
+        """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
+        if self.min_need > money:
+            return False
+        pool = [(k, 0) for k in self.hand if k != skip_hand]
+        if bought >= 0:
+            pool.append((bought, 0))
+        pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] + self.min_need <= money]
+        if not pool:
+            return False
+        if not _relaxed_possible(loc, pool, money, self.need):
+            return False
+        pool.sort(key=lambda kc: kc[1])
+        start = loc if loc >= 0 else -1
+        visited = 0
+        return _search(loc, start, pool, 0, money, self.need, self.min_need, visited, {})
+
+
+# --- the game --------------------------------------------------------------------------------
+
+class ElCapitan(Game):
+    """El Capitán for 2-5 players (el_capitan.md)."""
+
+    id = "el_capitan"
+    name = "El Capitán"
+    min_players = 2
+    max_players = 5
+    default_options: dict[str, Any] = {}
+
+    # --- setup -----------------------------------------------------------------------------
+    def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> ECState:
+        """A new game (§3): 20 Fl each, ships off the board, shuffled decks, random start player."""
+        self.check_players(num_players)
+        self.options(options)
+        n = num_players
+        st = ECState()
+        st.n = n
+        st.rng = rng = random.Random(seed)
+        st.phase, st.round = 1, 1
+        st.step, st.carded, st.moved = PRE, False, False
+        st.first_turn = [True] * n
+        st.money = [data.STARTING_MONEY] * n
+        st.loc = [OFFBOARD] * n
+        st.harbor = [-1] * n
+        st.hand = [[] for _ in range(n)]
+        st.sup_wh = [data.PHASE_WAREHOUSES] * n
+        st.sup_neu = [data.PHASE_NEUTRAL_2P if n == 2 else 0] * n
+        st.sup_fort = [data.PHASE_FORTRESSES] * n
+        st.loan_owner = [-1] * NLOAN
+        st.loan_ext = [False] * NLOAN
+        st.bonus = [0] * n
+        st.bonus_left = list(data.BONUS_CARDS)
+        st.sites = [[-1] * 13 for _ in range(NCITY)]
+        st.pictured = [[] for _ in range(NCITY)]
+        st.forts = [[-1, -1] for _ in range(NCITY)]
+        st.harb = [[-1, -1] for _ in range(NCITY)]
+        st.pending1 = [False] * NCITY
+        st.built = [False] * NCITY
+        st.reverse = [False] * NCITY
+        st.draw_d = list(range(NDEST))
+        st.draw_l = list(range(NDEST, len(CARD_IDS)))
+        rng.shuffle(st.draw_d)
+        rng.shuffle(st.draw_l)
+        st.disc_d, st.disc_l = [], []
+        st.disp_d = [st.draw_d.pop() for _ in range(data.DISPLAY_DESTINATION)]
+        st.disp_l = [st.draw_l.pop() for _ in range(data.DISPLAY_LINK)]
+        st.start = rng.randrange(n)  # stands for "the youngest player" (§3, §10 #15)
+        st.cur = st.start
+        st.phase_end_pending = False
+        st.settle = []
+        st.chooser = -1
+        st.version = 0
+        st.cache = None
+        st.shut = SHUT_SITES[n]
+        st.history = []
+        return st
+
+    def clone(self, state: ECState) -> ECState:
+        return state.copy()
+
+    def to_move(self, state: ECState) -> int | None:
+        if state.step == OVER:
+            return None
+        if state.step == SETTLE:
+            return state.settle[0][0]
+        if state.step == CHOOSE:
+            return state.chooser
+        return state.cur
+
+    # --- legal actions -----------------------------------------------------------------------
+    def legal_actions(self, state: ECState, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` in canonical order (empty if it is not to move)."""
+        st = state
+        cache = st.cache
+        if cache is not None and cache[0] == st.version and cache[1] == seat:
+            return list(cache[2])
+        acts = self._legal(st, seat)
+        st.cache = (st.version, seat, acts)
+        return list(acts)
+
+    def _legal(self, st: ECState, seat: int) -> list[Action]:
+        if self.to_move(st) != seat:
+            return []
+        if st.step == SETTLE:
+            _, li = st.settle[0]
+            return [{"type": t, "loan": data.LOAN_IDS[li]} for t in self._settle_choices(st, li)]
+        if st.step == CHOOSE:
+            return [{"type": "choose_start", "seat": s} for s in range(st.n)]
+        p = seat
+        money = st.money[p]
+        acts: list[Action] = []
+        if st.step == POST:
+            for k in st.disp_d + st.disp_l:
+                if CARD_PRICE[k] <= money:
+                    acts.append({"type": "buy", "card": CARD_IDS[k]})
+            acts.sort(key=lambda a: a["card"])
+            acts.append({"type": "end_turn"})
+            return acts
+        # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
+        loc = st.loc[p]
+        fin = _Finisher(st, p)
+        stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+        buys = []
+        for k in st.disp_d + st.disp_l:
+            price = CARD_PRICE[k]
+            if price > money:
+                continue
+            left = money - price
+            if stay_need <= left or fin.can(loc, left, bought=k):
+                buys.append({"type": "buy", "card": CARD_IDS[k]})
+        buys.sort(key=lambda a: a["card"])
+        acts += buys
+        for k in sorted(set(st.hand[p])):
+            cid = CARD_IDS[k]
+            if k < NDEST:
+                x = DEST_CITY[k]
+                if x != loc and (fin.need[x] <= money or fin.can(x, money, skip_hand=k)):
+                    acts.append({"type": "sail", "card": cid, "mode": "destination"})
+                if loc >= 0:
+                    for b in ROUTES[k][loc]:
+                        if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                            acts.append({"type": "sail", "card": cid, "mode": "route", "to": CITY_IDS[b]})
+            else:
+                for b in MOVES[k][loc + 2]:
+                    if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                        acts.append({"type": "sail", "card": cid})
+        if loc >= 0 and st.harbor[p] >= 0:
+            acts += self._main_actions(st, p, loc)
+        if not st.first_turn[p] and not st.carded:
+            if any(st.loan_owner[i] < 0 for i in LOAN_SMALL):
+                acts.append({"type": "loan", "size": "small"})
+            if any(st.loan_owner[i] < 0 for i in LOAN_LARGE):
+                acts.append({"type": "loan", "size": "large"})
+        if not acts:
+            acts.append({"type": "pass"})  # §6.4 safeguard
+        return acts
+
+    def _main_actions(self, st: ECState, p: int, c: int) -> list[Action]:
+        acts: list[Action] = []
+        money = st.money[p]
+        two = st.n == 2
+        price = HARBOR_PRICE[c][st.harbor[p]]
+        if price <= money and (st.sup_wh[p] or st.sup_neu[p]):
+            empty = not st.built[c]
+            for site, neutral in warehouse_options(st, p, c):
+                a: Action = {"type": "build_warehouse"}
+                if empty:
+                    a["site"] = site
+                if two:
+                    a["color"] = "neutral" if neutral else "main"
+                acts.append(a)
+        codes = reopen_options(st, p, c)
+        if codes:
+            if two and len({code for code in st.pictured[c] if code >> 1 == p}) == 2:
+                for code in codes:
+                    acts.append({"type": "reopen", "color": "neutral" if code & 1 else "main"})
+            else:
+                acts.append({"type": "reopen"})
+        if fortress_price(st, p, c) <= money:
+            acts.append({"type": "build_fortress"})
+        return acts
+
+    def _settle_choices(self, st: ECState, li: int) -> list[str]:
+        """§5.2: repay or extend at paydays 1-2; repay only if extended or at payday 3."""
+        if st.phase == data.NUM_PHASES or st.loan_ext[li]:
+            return ["repay"]
+        p = st.loan_owner[li]
+        if st.money[p] >= LOAN_REPAY[li]:
+            return ["repay", "extend"]
+        return ["extend"]
+
+    # --- apply ---------------------------------------------------------------------------------
+    def apply(self, state: ECState, seat: int, action: Action) -> list[Event]:
+        """Validate ``action`` against the legal list (refusals name the rule) and play it."""
+        st = state
+        legal = self.legal_actions(st, seat)
+        if action not in legal:
+            rule, msg = self._diagnose(st, seat, action)
+            raise IllegalAction(rule, msg)
+        st.version += 1
+        st.cache = None
+        t = action["type"]
+        p = seat
+        ev: list[Event] = []
+        if t == "buy":
+            k = CARD_INDEX[action["card"]]
+            if k < NDEST:
+                st.disp_d.remove(k)
+            else:
+                st.disp_l.remove(k)
+            st.money[p] -= CARD_PRICE[k]
+            st.hand[p].append(k)
+            st.hand[p].sort()
+            if st.step == PRE:
+                st.carded = True
+            ev.append({"type": "buy", "seat": p, "card": action["card"], "price": CARD_PRICE[k]})
+        elif t == "sail":
+            k = CARD_INDEX[action["card"]]
+            loc = st.loc[p]
+            if k < NDEST:
+                to = DEST_CITY[k] if action["mode"] == "destination" else CITY_INDEX[action["to"]]
+                st.disc_d.append(k)
+            else:
+                a, b = LINK_PAIR[k - NDEST]
+                to = b if loc == a else a
+                st.disc_l.append(k)
+            st.hand[p].remove(k)
+            self._leave(st, p)
+            st.loc[p] = to
+            slot = arrival_slot(st, p, to)
+            if slot >= 0:
+                st.harb[to][slot] = p
+            st.harbor[p] = slot
+            st.moved = st.carded = True
+            ev.append({"type": "sail", "seat": p, "card": action["card"], "to": CITY_IDS[to],
+                       "harbor": slot + 1 if slot >= 0 else None})
+        elif t == "build_warehouse":
+            c = st.loc[p]
+            neutral = 1 if action.get("color") == "neutral" else 0
+            site = action.get("site") or next_sites(st, c)[0]
+            price = HARBOR_PRICE[c][st.harbor[p]]
+            st.money[p] -= price
+            if neutral:
+                st.sup_neu[p] -= 1
+            else:
+                st.sup_wh[p] -= 1
+            ev.append({"type": "build_warehouse", "seat": p, "city": CITY_IDS[c], "site": site,
+                       "color": "neutral" if neutral else "main", "price": price})
+            self._place(st, p, c, site, p * 2 + neutral, ev)
+            self._after_main(st, p)
+        elif t == "reopen":
+            c = st.loc[p]
+            codes = reopen_options(st, p, c)
+            code = codes[0]
+            if "color" in action:
+                code = p * 2 + (1 if action["color"] == "neutral" else 0)
+            st.pictured[c].remove(code)
+            site = next_sites(st, c)[0]
+            ev.append({"type": "reopen", "seat": p, "city": CITY_IDS[c], "site": site,
+                       "color": "neutral" if code & 1 else "main"})
+            self._place(st, p, c, site, code, ev)
+            self._after_main(st, p)
+        elif t == "build_fortress":
+            c = st.loc[p]
+            f = st.forts[c]
+            slot = 0 if f[0] < 0 else 1
+            price = FORTRESS_PRICE[c][slot]
+            st.money[p] -= price
+            f[slot] = p
+            st.sup_fort[p] -= 1
+            ev.append({"type": "build_fortress", "seat": p, "city": CITY_IDS[c], "fortress_site": slot + 1,
+                       "price": price})
+            self._after_main(st, p)
+        elif t == "loan":
+            ids = LOAN_SMALL if action["size"] == "small" else LOAN_LARGE
+            li = next(i for i in ids if st.loan_owner[i] < 0)
+            self._leave(st, p)
+            st.loc[p] = BANK
+            st.harbor[p] = -1
+            st.loan_owner[li] = p
+            st.loan_ext[li] = False
+            st.money[p] += LOAN_AMOUNT[li]
+            ev.append({"type": "loan", "seat": p, "loan": data.LOAN_IDS[li], "amount": LOAN_AMOUNT[li]})
+            self._end_turn(st, ev)
+        elif t in ("end_turn", "pass"):
+            if t == "pass":
+                ev.append({"type": "pass", "seat": p})
+            self._end_turn(st, ev)
+        elif t in ("repay", "extend"):
+            _, li = st.settle.pop(0)
+            if t == "repay":
+                due = LOAN_REPAY_EXT[li] if st.loan_ext[li] else LOAN_REPAY[li]
+                st.money[p] -= due  # may go negative when compulsory (§5.2, §10 #8)
+                st.loan_owner[li] = -1
+                st.loan_ext[li] = False
+                ev.append({"type": "repay", "seat": p, "loan": data.LOAN_IDS[li], "paid": due})
+            else:
+                st.loan_ext[li] = True
+                ev.append({"type": "extend", "seat": p, "loan": data.LOAN_IDS[li]})
+            if not st.settle:
+                self._after_settle(st, ev)
+        elif t == "choose_start":
+            ev.append({"type": "choose_start", "seat": p, "start_player": action["seat"]})
+            self._next_phase(st, action["seat"], ev)
+        return ev
+
+    def _diagnose(self, st: ECState, seat: int, action: Any) -> tuple[str, str]:
+        """The rule an illegal action breaks, for the error message."""
+        if not isinstance(action, dict) or "type" not in action:
+            return "§9.2 actions", f"not an action: {action!r}"
+        t = action["type"]
+        if self.to_move(st) != seat:
+            return "§4.1 turn order", f"seat {seat} is not to move"
+        if st.step == SETTLE:
+            return "§5.2 loans after payday", f"{t} is not a choice for the loan settled now"
+        if st.step == CHOOSE:
+            return "§5.3 financial check", f"choose a start seat 0..{st.n - 1}"
+        p = seat
+        if t == "loan":
+            if st.first_turn[p]:
+                return "§4.8 take a loan", "no loan in a player's first turn"
+            if st.step == POST or st.carded:
+                return "§4.8 take a loan", "a loan excludes buying, sailing and building in the same turn"
+            return "§6.4 loan supply", "no loan card of that size is left"
+        if t == "buy":
+            k = CARD_INDEX.get(action.get("card"), -1)
+            if k < 0 or k not in st.disp_d + st.disp_l:
+                return "§4.3 buying sailing cards", "that card is not in the face-up display"
+            if CARD_PRICE[k] > st.money[p]:
+                return "§4.3 buying sailing cards", "not enough money for that card"
+            return "§9.3 dead-end filter", "after this buy the turn could not be finished"
+        if t == "sail":
+            if st.step == POST:
+                return "§4.4 sailing", "sailing is only allowed before the main action"
+            k = CARD_INDEX.get(action.get("card"), -1)
+            if k < 0 or k not in st.hand[p]:
+                return "§4.4 sailing", "that card is not in the hand"
+            if k >= NDEST and st.loc[p] not in LINK_PAIR[k - NDEST]:
+                return "§4.4.1 card uses", "an interconnection card is played only from one of its cities"
+            if k < NDEST and action.get("mode") == "route" and st.loc[p] < 0:
+                return "§4.4.1 card uses", "from the bank or off the board only a destination card as destination"
+            return "§4.4.1 card uses / §9.3 dead-end filter", "that sailing move is not allowed here"
+        if t in ("build_warehouse", "reopen", "build_fortress"):
+            if st.step == POST:
+                return "§4.2 turn structure", "exactly one main action per turn"
+            if st.loc[p] < 0 or st.harbor[p] < 0:
+                return "§4.4.2 harbour spaces", "the ship is not anchored in a city"
+            c = st.loc[p]
+            if t == "build_fortress":
+                return "§4.7 build a fortress", "no fortress site, supply, money, or one already in this city"
+            if t == "reopen":
+                return "§4.6 reopen", "no shut-down warehouse of yours can be reopened here"
+            if not (st.sup_wh[p] or st.sup_neu[p]):
+                return "§4.5 build a warehouse", "no warehouse left in supply"
+            if HARBOR_PRICE[c][st.harbor[p]] > st.money[p]:
+                return "§4.5 build a warehouse", "not enough money for the harbour price"
+            if not next_sites(st, c):
+                return "§4.5.2 next site", "every site of this city is taken"
+            if st.n == 2 and action.get("color") in ("main", "neutral"):
+                if not colour_supply_ok(st, p, 1 if action["color"] == "neutral" else 0):
+                    return "§6.2.3 colour choice", "main warehouses in supply must outnumber neutral ones"
+            if not warehouse_options(st, p, c):
+                return "§4.5.3 row limit", "no more than three warehouses of one colour in a row"
+            return "§4.5.2 next site", "give site 1 or 2 only in an empty city (and color with 2 players)"
+        if t == "end_turn":
+            return "§4.2 turn structure", "a turn ends only after its main action"
+        if t == "pass":
+            return "§6.4 no legal turn", "pass only when no turn can be finished"
+        return "§9.2 actions", f"unknown or malformed action {action!r}"
+
+    # --- effects ------------------------------------------------------------------------------
+    def _leave(self, st: ECState, p: int) -> None:
+        """The ship leaves its harbour space, which is free at once (§4.4.2)."""
+        loc, slot = st.loc[p], st.harbor[p]
+        if loc >= 0 and slot >= 0 and st.harb[loc][slot] == p:
+            st.harb[loc][slot] = -1
+        st.harbor[p] = -1
+
+    def _place(self, st: ECState, p: int, c: int, site: int, code: int, ev: list[Event]) -> None:
+        """Put a warehouse on ``site``; shut-down, bonus card (§4.5 effects 2-4)."""
+        row = st.sites[c]
+        if not st.built[c]:
+            st.built[c] = True
+            st.pending1[c] = site == 2
+        elif st.pending1[c]:
+            st.pending1[c] = False
+        row[site] = code
+        if site in st.shut[c]:
+            assert not st.reverse[c], "data constraint: reverse building never lands on a shut-down site"
+            for k in range(1, 13):
+                if k != site and row[k] >= 0:
+                    victim = row[k]
+                    row[k] = -1
+                    st.pictured[c].append(victim)
+                    ev.append({"type": "shut_down", "city": CITY_IDS[c], "site": k, "seat": victim >> 1,
+                               "color": "neutral" if victim & 1 else "main"})
+                    break
+        if row[12] >= 0:
+            st.reverse[c] = True
+        if st.bonus[p] == 0 and st.bonus_left and main_cities(st, p) == NCITY:
+            st.bonus[p] = st.bonus_left.pop(0)
+            ev.append({"type": "bonus_card", "seat": p, "value": st.bonus[p]})
+
+    def _after_main(self, st: ECState, p: int) -> None:
+        st.step = POST
+        if st.sup_wh[p] + st.sup_neu[p] + st.sup_fort[p] == 0:
+            st.phase_end_pending = True  # §4.11: the round is finished first
+
+    def _refill(self, st: ECState, ev: list[Event]) -> None:
+        """Refill both displays from the draw piles, reshuffling a discard pile when needed (§4.9)."""
+        for disp, draw, disc, size, kind in ((st.disp_d, st.draw_d, st.disc_d, data.DISPLAY_DESTINATION, "destination"),
+                                             (st.disp_l, st.draw_l, st.disc_l, data.DISPLAY_LINK, "link")):
+            drawn = []
+            while len(disp) < size:
+                if not draw:
+                    if not disc:
+                        break
+                    draw.extend(disc)
+                    disc.clear()
+                    st.rng.shuffle(draw)
+                    ev.append({"type": "reshuffle", "pile": kind, "cards": len(draw)})
+                k = draw.pop()
+                disp.append(k)
+                drawn.append(CARD_IDS[k])
+            if drawn:
+                ev.append({"type": "refill", "pile": kind, "cards": drawn})
+
+    def _end_turn(self, st: ECState, ev: list[Event]) -> None:
+        p = st.cur
+        self._refill(st, ev)
+        st.first_turn[p] = False
+        st.carded = st.moved = False
+        last = (st.start - 1) % st.n
+        if p == last and (st.phase_end_pending or st.round >= data.ROUND_CAP):
+            self._payday(st, ev)
+            return
+        st.cur = (p + 1) % st.n
+        if st.cur == st.start:
+            st.round += 1
+        st.step = PRE
+
+    def _payday(self, st: ECState, ev: list[Event]) -> None:
+        """Pay everyone at once (§5.1), then queue the loan decisions (§5.2)."""
+        inc = payday_income(st)
+        for p in range(st.n):
+            st.money[p] += sum(inc[p].values())
+        ev.append({"type": "payday", "phase": st.phase, "income": inc, "money": list(st.money)})
+        st.history.append({"phase": st.phase, "income": inc})
+        st.settle = []
+        for i in range(st.n):
+            p = (st.start + i) % st.n
+            for li in range(NLOAN):
+                if st.loan_owner[li] == p:
+                    st.settle.append((p, li))
+        st.cur = -1
+        if st.settle:
+            st.step = SETTLE
+        else:
+            self._after_settle(st, ev)
+
+    def _after_settle(self, st: ECState, ev: list[Event]) -> None:
+        if st.phase == data.NUM_PHASES:
+            st.step = OVER
+            ev.append({"type": "game_over", "money": list(st.money)})
+            return
+        # §5.3: the poorest net worth chooses; ties: first clockwise from the start player
+        order = [(st.start + i) % st.n for i in range(st.n)]
+        worth = {p: net_worth(st, p) for p in order}
+        low = min(worth.values())
+        st.chooser = next(p for p in order if worth[p] == low)
+        ev.append({"type": "financial_check", "net_worth": [worth[p] for p in range(st.n)], "chooser": st.chooser})
+        st.step = CHOOSE
+
+    def _next_phase(self, st: ECState, start: int, ev: list[Event]) -> None:
+        """§5.4: new pieces, the chosen start player, phase + 1."""
+        for p in range(st.n):
+            st.sup_wh[p] += data.PHASE_WAREHOUSES
+            st.sup_fort[p] += data.PHASE_FORTRESSES
+            if st.n == 2:
+                st.sup_neu[p] += data.PHASE_NEUTRAL_2P
+        st.phase += 1
+        st.round = 1
+        st.start = st.cur = start
+        st.chooser = -1
+        st.phase_end_pending = False
+        st.step = PRE
+        st.carded = st.moved = False
+        ev.append({"type": "phase_start", "phase": st.phase, "start_player": start})
+
+    # --- observation and outcome --------------------------------------------------------------
+    def observe(self, state: ECState, seat: int | None) -> Observation:
+        """The same public view for every seat (§7, §9.1): only the draw-pile order is hidden."""
+        st = state
+        n = st.n
+        to_move = self.to_move(st)
+        players = []
+        for p in range(n):
+            loc = st.loc[p]
+            at = "OFFBOARD" if loc == OFFBOARD else "BANK" if loc == BANK else CITY_IDS[loc]
+            loans = []
+            for li in range(NLOAN):
+                if st.loan_owner[li] == p:
+                    ext = st.loan_ext[li]
+                    loans.append({"id": data.LOAN_IDS[li], "size": data.LOAN_SIZE[li], "extended": ext,
+                                  "due": LOAN_REPAY_EXT[li] if ext else LOAN_REPAY[li]})
+            players.append({
+                "seat": p, "money": st.money[p],
+                "ship": {"at": at, "harbor": st.harbor[p] + 1 if loc >= 0 and st.harbor[p] >= 0 else None,
+                         "moved_this_turn": bool(st.moved and p == st.cur)},
+                "hand": [CARD_IDS[k] for k in st.hand[p]],
+                "supply": {"warehouses": st.sup_wh[p], "fortresses": st.sup_fort[p], "neutral": st.sup_neu[p]},
+                "loans": loans, "bonus_card": st.bonus[p] or None,
+                "first_turn": st.first_turn[p],
+            })
+        cities = {}
+        for c in range(NCITY):
+            def wh(code: int) -> dict[str, Any]:
+                return {"seat": code >> 1, "color": "neutral" if code & 1 else "main"}
+            cities[CITY_IDS[c]] = {
+                "sites": [wh(code) if code >= 0 else None for code in st.sites[c][1:]],
+                "pictured": [wh(code) for code in st.pictured[c]],
+                "fortresses": [f if f >= 0 else None for f in st.forts[c]],
+                "harbor": [h if h >= 0 else None for h in st.harb[c]],
+                "site1_pending": st.pending1[c], "reverse": st.reverse[c], "value_now": city_value(st, c),
+                "shut_down_sites": sorted(st.shut[c]),
+            }
+        obs: Observation = {
+            "phase": st.phase, "round": st.round, "start_player": st.start, "to_move": to_move,
+            "turn_step": st.step, "phase_end_pending": st.phase_end_pending,
+            "first_turn": bool(st.step == PRE and st.first_turn[st.cur]) if st.cur >= 0 else False,
+            "acted_with_cards_this_turn": st.carded, "num_players": n,
+            "players": players, "cities": cities,
+            "display": {"destination": [CARD_IDS[k] for k in st.disp_d], "link": [CARD_IDS[k] for k in st.disp_l]},
+            "piles": {"destination_draw": len(st.draw_d), "destination_discard": [CARD_IDS[k] for k in st.disc_d],
+                      "link_draw": len(st.draw_l), "link_discard": [CARD_IDS[k] for k in st.disc_l]},
+            "loan_supply": {"small": sum(1 for i in LOAN_SMALL if st.loan_owner[i] < 0),
+                            "large": sum(1 for i in LOAN_LARGE if st.loan_owner[i] < 0)},
+            "bonus_left": list(st.bonus_left),
+        }
+        if st.step == SETTLE:
+            p, li = st.settle[0]
+            obs["settling"] = {"seat": p, "loan": data.LOAN_IDS[li]}
+        if st.step == CHOOSE:
+            obs["chooser"] = st.chooser
+        return obs
+
+    def outcome(self, state: ECState) -> Outcome:
+        """Final money is the score; ranks by money, ties shared (§5.5)."""
+        st = state
+        scores = list(st.money)
+        return Outcome(ranks_from_keys(scores), [float(s) for s in scores],
+                       {"paydays": st.history, "loans_left": sum(1 for o in st.loan_owner if o >= 0)})
+
+
+GAME = ElCapitan()
