@@ -1,0 +1,6 @@
+"""Heuristic bot for Top Race (placeholder)."""
+from engines.bots import RandomBot
+
+
+class HeuristicBot(RandomBot):
+    name = "heuristic"
