@@ -935,36 +935,52 @@ class TopRace(Game):
         return obs
 
 
-def trade_options(holdings: tuple[int, ...], _cache: dict = {}) -> list[dict[str, Any]]:
+def _trade_table() -> list[list[tuple[tuple[tuple[int, int, int], ...], dict[str, Any]]]]:
+    """Every (sell pair, buy pair) grouped by its net change, each group in canonical order, with the
+    holding bounds that make it valid: per car (car, lowest holding, highest holding)."""
+    pairs = [(i, j) for i in range(NCARS) for j in range(i, NCARS)]
+    groups: dict[tuple[int, ...], list] = {}
+    for si, sj in pairs:
+        for bi, bj in pairs:
+            sold = [0] * NCARS
+            bought = [0] * NCARS
+            sold[si] += 1
+            sold[sj] += 1
+            bought[bi] += 1
+            bought[bj] += 1
+            delta = tuple(bought[c] - sold[c] for c in range(NCARS))
+            bounds = tuple((c, sold[c], D.SHARES_MAX - bought[c] + sold[c])
+                           for c in range(NCARS) if sold[c] or bought[c])
+            action = {"type": "trade", "sell": [CARS[si], CARS[sj]], "buy": [CARS[bi], CARS[bj]]}
+            groups.setdefault(delta, []).append((bounds, action))
+    return list(groups.values())
+
+
+_TRADES = _trade_table()
+_TRADE_CACHE: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+
+
+def trade_options(holdings: tuple[int, ...]) -> list[dict[str, Any]]:
     """Every distinct share trade (§6.3, §9 #14): sell 2 held shares, then buy 2, every car 0..15.
 
-    One canonical action per resulting holding: the smallest sell list, then the smallest buy list."""
-    got = _cache.get(holdings)
+    One canonical action per resulting holding: the smallest sell list, then the smallest buy list
+    (colour order). The action dicts are shared; callers must not mutate them."""
+    got = _TRADE_CACHE.get(holdings)
     if got is not None:
         return got
-    pairs = [(i, j) for i in range(NCARS) for j in range(i, NCARS)]
-    seen = set()
     out = []
-    for si, sj in pairs:
-        h = list(holdings)
-        h[si] -= 1
-        h[sj] -= 1
-        if h[si] < 0 or h[sj] < 0:
-            continue
-        for bi, bj in pairs:
-            g = list(h)
-            g[bi] += 1
-            g[bj] += 1
-            if g[bi] > D.SHARES_MAX or g[bj] > D.SHARES_MAX:
-                continue
-            key = tuple(g)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append({"type": "trade", "sell": [CARS[si], CARS[sj]], "buy": [CARS[bi], CARS[bj]]})
-    if len(_cache) > 20000:
-        _cache.clear()
-    _cache[holdings] = out
+    h = holdings
+    for group in _TRADES:
+        for bounds, action in group:
+            for c, lo, hi in bounds:
+                if not lo <= h[c] <= hi:
+                    break
+            else:
+                out.append(action)
+                break
+    if len(_TRADE_CACHE) > 50000:
+        _TRADE_CACHE.clear()
+    _TRADE_CACHE[holdings] = out
     return out
 
 
