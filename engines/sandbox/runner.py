@@ -168,6 +168,7 @@ class ProgramBot(Bot):
         self._start_msg: dict[str, Any] | None = None
         self._moves = 0
         self.restarts = 0
+        self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
         if not trusted:
             problem = sandbox_problem()
             if problem is not None:
@@ -290,6 +291,7 @@ class ProgramBot(Bot):
         os.set_blocking(proc.stdin.fileno(), False)
         if config["uid"] is not None:
             config["uid"] = UID_BASE + proc.pid
+            self.uids.append(config["uid"])
         assert self._start_msg is not None, "start() before act()"
         data = protocol.encode(config) + protocol.encode(self._start_msg)
         line = self._exchange(data, self.limits.start_ms, "start")
