@@ -1,0 +1,37 @@
+# `make demo` and `make test` set everything up from a fresh clone (only python3 is needed).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+PYTEST_ARGS ?=
+
+.PHONY: setup test demo serve bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@rm -f $(VENV)/.installed-*; touch $(STAMP)
+
+setup: $(STAMP)
+	@deploy/system-deps.sh
+	$(PY) manage.py migrate --noinput -v0
+
+test: $(STAMP)
+	@deploy/system-deps.sh
+	ARENA_DATA_DIR=$(CURDIR)/var/test $(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+demo: setup
+	$(PY) manage.py runtournament --game port_royal --bots random heuristic starter --seats 3 --games 12 --seed 1 \
+	  --name "Port Royal demo"
+	@echo "Open http://127.0.0.1:8000 (Ctrl-C stops the site)"
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+serve: setup
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+bench: $(STAMP)
+	$(PY) -m engines bench
+
+clean:
+	rm -rf var .pytest_cache

@@ -1,0 +1,75 @@
+"""Bots and their immutable versions (built-in bots are versions too)."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from engines.games import GAME_IDS
+
+GAME_CHOICES = [(g, g) for g in GAME_IDS]
+
+
+class Bot(models.Model):
+    """A named bot of one player for one game; its code lives in its versions."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
+    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    name = models.SlugField(max_length=64)
+    description = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "game", "name"], name="bot_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    def latest_version(self) -> "BotVersion | None":
+        return self.versions.order_by("-number").first()
+
+
+class BotVersion(models.Model):
+    """One immutable version of a bot's code. Uploaded code is stored once and never changed."""
+
+    class Kind(models.TextChoices):
+        BUILTIN = "builtin", "built-in"
+        UPLOAD = "upload", "upload"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending validation"
+        VALID = "valid", "valid"
+        INVALID = "invalid", "invalid"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    builtin_name = models.CharField(max_length=64, blank=True)
+    package = models.FileField(upload_to="bots/", blank=True)
+    original_name = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    status_detail = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["bot", "number"]
+        constraints = [models.UniqueConstraint(fields=["bot", "number"], name="bot_version_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} v{self.number}"
+
+    @property
+    def game(self) -> str:
+        return self.bot.game
+
+    @property
+    def label(self) -> str:
+        """The name shown on leaderboards and match pages."""
+        owner = "" if self.kind == self.Kind.BUILTIN else f"{self.bot.owner.username}/"
+        return f"{owner}{self.bot.name} v{self.number}"
+
+    @property
+    def playable(self) -> bool:
+        return self.status == self.Status.VALID

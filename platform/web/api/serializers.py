@@ -1,0 +1,76 @@
+from rest_framework import serializers
+
+from bots.models import Bot, BotVersion
+from engines.games import GAME_IDS
+from ratings.models import Rating
+from tournaments.models import Match, MatchSeat, Tournament
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = BotVersion
+        fields = ["id", "number", "label", "kind", "status", "status_detail", "size", "sha256", "created_at"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    versions = BotVersionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Bot
+        fields = ["id", "owner", "game", "name", "description", "created_at", "versions"]
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    label = serializers.CharField(source="bot_version.label")
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot_version", "label", "rank", "score", "faults", "forfeited"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "tournament", "purpose", "game", "options", "seed", "status", "attempts", "num_moves",
+                  "rated", "created_at", "started_at", "finished_at", "seats"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True)
+    entries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "options", "seed",
+                  "status", "created_by", "created_at", "finished_at", "entries"]
+
+    def get_entries(self, obj):
+        return [{"bot_version": e.bot_version_id, "label": e.bot_version.label}
+                for e in obj.entry_set.select_related("bot_version__bot__owner")]
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.ChoiceField(choices=GAME_IDS)
+    bots = serializers.ListField(child=serializers.CharField(max_length=200), min_length=1, max_length=64,
+                                 help_text="bot versions: ids, built-in names, or owner/name[@N]")
+    seats = serializers.IntegerField(min_value=1, max_value=8)
+    games_per_pairing = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+    options = serializers.DictField(default=dict)
+    seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    label = serializers.CharField(source="bot_version.label")
+    conservative = serializers.FloatField()
+
+    class Meta:
+        model = Rating
+        fields = ["bot_version", "label", "mu", "sigma", "conservative", "games"]

@@ -1,0 +1,119 @@
+"""The REST API: read everything; create tournaments (and upload bots) with a token."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action, api_view, permission_classes
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from bots.models import Bot, BotVersion
+from bots.selectors import BotNotFound, resolve_version
+from engines.games import available_games, get_game
+from ratings.selectors import leaderboard, rating_history
+from tournaments.models import Match, Tournament
+from tournaments.selectors import public_log, tournament_progress, tournament_standings
+from tournaments.services import create_tournament
+from web.api import serializers as s
+
+def game_info(game_id: str) -> dict:
+    game = get_game(game_id)
+    return {"id": game.id, "name": game.name, "min_players": game.min_players, "max_players": game.max_players,
+            "options": game.default_options}
+
+def check_game(game_id: str) -> str:
+    if game_id not in available_games():
+        raise NotFound(f"unknown game {game_id!r}; games: {', '.join(available_games())}")
+    return game_id
+
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def games(request):
+    return Response([game_info(g) for g in available_games()])
+
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def game_leaderboard(request, game: str):
+    check_game(game)
+    rows = []
+    for position, rating in enumerate(leaderboard(game), 1):
+        row = s.RatingSerializer(rating).data
+        row["rank"] = position
+        if request.query_params.get("history"):
+            row["history"] = rating_history(rating)
+        rows.append(row)
+    return Response({"game": game, "ratings": rows})
+
+class BotViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.BotSerializer
+
+    def get_queryset(self):
+        qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
+        game = self.request.query_params.get("game")
+        if game:
+            qs = qs.filter(game=check_game(game))
+        return qs
+
+class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = Tournament.objects.select_related("created_by").order_by("-id")
+
+    def get_serializer_class(self):
+        return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        game = self.request.query_params.get("game")
+        return qs.filter(game=check_game(game)) if game else qs
+
+    def create(self, request, *args, **kwargs):
+        data = s.TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        versions = [self._version(v["game"], spec) for spec in v["bots"]]
+        tournament = create_tournament(name=v["name"], game=v["game"], bot_versions=versions, seats=v["seats"],
+                                       games_per_pairing=v["games_per_pairing"], options=v["options"],
+                                       seed=v["seed"], created_by=request.user)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @staticmethod
+    def _version(game: str, spec: str) -> BotVersion:
+        if spec.isdigit():
+            version = BotVersion.objects.select_related("bot__owner").filter(pk=int(spec)).first()
+            if version is None:
+                raise BotNotFound(f"no bot version {spec}")
+            return version
+        return resolve_version(game, spec)
+
+    def retrieve(self, request, *args, **kwargs):
+        tournament = self.get_object()
+        data = s.TournamentSerializer(tournament).data
+        data["progress"] = tournament_progress(tournament)
+        data["standings"] = [
+            {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_rank")}
+            | {"bot_version": row["bot_version"].pk}
+            for row in tournament_standings(tournament)
+        ]
+        return Response(data)
+
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.MatchSerializer
+
+    def get_queryset(self):
+        qs = Match.objects.prefetch_related("seats__bot_version__bot__owner").order_by("-id")
+        params = self.request.query_params
+        if params.get("tournament"):
+            if not params["tournament"].isdigit():
+                raise NotFound("tournament must be an id")
+            qs = qs.filter(tournament_id=int(params["tournament"]))
+        if params.get("game"):
+            qs = qs.filter(game=check_game(params["game"]))
+        if params.get("status"):
+            qs = qs.filter(status=params["status"])
+        return qs
+
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        match = get_object_or_404(Match, pk=pk)
+        if match.log is None:
+            raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
+        return Response(public_log(match.log))

@@ -1,0 +1,18 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/<str:game>/", views.game_leaderboard, name="leaderboard"),
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("matches/<int:pk>/", views.match_detail, name="match"),
+    path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
+    path("bots/<int:pk>/", views.bot_detail, name="bot"),
+    path("me/", views.me, name="me"),
+    path("accounts/register/", views.register, name="register"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

@@ -1,0 +1,111 @@
+"""Server-rendered pages: leaderboards, tournaments, matches, bots, accounts."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from rest_framework.authtoken.models import Token
+
+from bots.models import Bot
+from bots.selectors import versions_of_owner
+from engines.games import available_games, get_game
+from ratings.selectors import leaderboard, rating_history
+from tournaments.models import Match, Tournament
+from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings
+from web.charts import rating_chart
+from web.forms import RegisterForm
+
+
+def _game_or_404(game_id: str):
+    if game_id not in available_games():
+        raise Http404(f"unknown game {game_id}")
+    return get_game(game_id)
+
+
+def home(request):
+    boards = []
+    for game_id in available_games():
+        boards.append({"game": get_game(game_id), "top": list(leaderboard(game_id)[:3])})
+    recent = Tournament.objects.select_related("created_by")[:8]
+    return render(request, "web/home.html", {"boards": boards, "recent": recent})
+
+
+def game_leaderboard(request, game: str):
+    engine = _game_or_404(game)
+    ratings = list(leaderboard(game))
+    histories = {r.pk: rating_history(r) for r in ratings[:10]}
+    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
+    tournaments = Tournament.objects.filter(game=game)[:10]
+    return render(request, "web/leaderboard.html",
+                  {"engine": engine, "ratings": ratings, "chart": chart, "tournaments": tournaments})
+
+
+def tournament_list(request):
+    page = Paginator(Tournament.objects.select_related("created_by"), 25).get_page(request.GET.get("page"))
+    return render(request, "web/tournament_list.html", {"page": page})
+
+
+def tournament_detail(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    progress = tournament_progress(tournament)
+    page = Paginator(matches_of(tournament), 50).get_page(request.GET.get("page"))
+    return render(request, "web/tournament.html", {
+        "tournament": tournament, "engine": get_game(tournament.game), "progress": progress,
+        "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
+        "standings": tournament_standings(tournament), "page": page,
+    })
+
+
+def match_detail(request, pk: int):
+    match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
+    engine = get_game(match.game)
+    seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
+    labels = {s.seat: s.bot_version.label for s in seats}
+    moves = []
+    if match.log:
+        for i, (seat, action, ms) in enumerate(match.log["moves"]):
+            moves.append({"index": i + 1, "seat": seat, "bot": labels.get(seat, seat),
+                          "action": engine.describe_action(action), "ms": ms})
+    # A bot's faults are public; its stderr is shown to its owner only.
+    own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
+    ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
+    return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked, "moves": moves,
+                                              "own_seats": own_seats})
+
+
+def match_log(request, pk: int):
+    match = get_object_or_404(Match, pk=pk)
+    if match.log is None:
+        raise Http404(f"match {pk} has no log yet")
+    response = JsonResponse(public_log(match.log))
+    response["Content-Disposition"] = f'attachment; filename="match-{pk}.json"'
+    return response
+
+
+def bot_detail(request, pk: int):
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    versions = list(bot.versions.order_by("-number"))
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    recent = (Match.objects.filter(seats__bot_version__bot=bot).distinct()
+              .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
+                                            "recent": recent})
+
+
+def register(request):
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}. Upload your first bot below.")
+        return redirect("me")
+    return render(request, "registration/register.html", {"form": form})
+
+
+@login_required
+def me(request):
+    token, _ = Token.objects.get_or_create(user=request.user)
+    return render(request, "web/me.html", {"versions": versions_of_owner(request.user), "token": token.key})

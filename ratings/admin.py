@@ -1,0 +1,15 @@
+from django.contrib import admin
+
+from ratings.models import Rating, RatingChange
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("bot_version", "game", "mu", "sigma", "games", "updated_at")
+    list_filter = ("game",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ("rating", "match", "sequence", "rank", "mu_before", "mu_after")
+    raw_id_fields = ("rating", "match")

@@ -1,0 +1,25 @@
+"""Reads of ratings: leaderboards and rating history."""
+from __future__ import annotations
+
+from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
+
+from ratings.models import Rating, RatingChange
+
+
+def leaderboard(game: str) -> QuerySet[Rating]:
+    """Ratings of a game, best conservative estimate (mu - 3 sigma) first."""
+    return (
+        Rating.objects.filter(game=game, games__gt=0)
+        .select_related("bot_version__bot__owner")
+        .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
+        .order_by("-conservative_score", "-mu", "bot_version_id")
+    )
+
+
+def rating_history(rating: Rating) -> list[dict]:
+    """The rating after each of its matches, in the order they were applied."""
+    return [
+        {"sequence": c.sequence, "match": c.match_id, "rank": c.rank, "mu": c.mu_after, "sigma": c.sigma_after,
+         "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
+        for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
+    ]

@@ -1,0 +1,67 @@
+"""Rating updates: TrueSkill over the ranks of all seats, exactly once per match, one match at a time."""
+from __future__ import annotations
+
+from functools import cache
+
+import trueskill
+from django.db import transaction
+
+from ratings.models import GameLock, Rating, RatingChange
+
+# Games have ties (shared ranks), so the draw probability is not zero.
+MU, SIGMA, BETA, TAU, DRAW_PROBABILITY = 25.0, 25.0 / 3, 25.0 / 6, 25.0 / 300, 0.05
+
+
+@cache
+def environment() -> trueskill.TrueSkill:
+    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, draw_probability=DRAW_PROBABILITY,
+                               backend=None)
+
+
+def lock_game(game: str) -> GameLock:
+    """Take the per-game rating lock for the rest of the current transaction.
+
+    PostgreSQL: a row lock (SELECT ... FOR UPDATE). SQLite: the IMMEDIATE transaction already holds the
+    database's write lock, so every write transaction is serialized anyway.
+    """
+    GameLock.objects.get_or_create(game=game)
+    return GameLock.objects.select_for_update().get(game=game)
+
+
+def rating_for(bot_version) -> Rating:
+    env = environment()
+    rating, _ = Rating.objects.get_or_create(
+        bot_version=bot_version, defaults={"game": bot_version.bot.game, "mu": env.mu, "sigma": env.sigma}
+    )
+    return rating
+
+
+def rate_match(match) -> bool:
+    """Apply the TrueSkill update of a finished match; a no-op (False) if it is already rated.
+
+    Must run inside the transaction that marks the match finished, after ``lock_game``.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
+    lock = lock_game(match.game)
+    if type(match).objects.filter(pk=match.pk, rated=True).exists():
+        return False
+    seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
+    ratings = [rating_for(s.bot_version) for s in seats]
+    # Fresh values under the lock (another transaction may have changed them since they were read).
+    ratings = [Rating.objects.get(pk=r.pk) for r in ratings]
+    env = environment()
+    groups = [(env.create_rating(r.mu, r.sigma),) for r in ratings]
+    ranks = [s.rank for s in seats]
+    new = env.rate(groups, ranks=ranks)
+    lock.sequence += 1
+    lock.save(update_fields=["sequence"])
+    for seat, rating, (after,) in zip(seats, ratings, new):
+        RatingChange.objects.create(
+            rating=rating, match=match, sequence=lock.sequence, rank=seat.rank,
+            mu_before=rating.mu, sigma_before=rating.sigma, mu_after=after.mu, sigma_after=after.sigma,
+        )
+        rating.mu, rating.sigma, rating.games = after.mu, after.sigma, rating.games + 1
+        rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+    type(match).objects.filter(pk=match.pk).update(rated=True)
+    return True

@@ -1,0 +1,98 @@
+"""Matches: claimed once, stored once, rated once; lost ones found by the reconciler."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from ratings.models import Rating, RatingChange
+from tournaments import services
+from tournaments.models import Match, Tournament
+
+
+@pytest.fixture
+def tournament(builtin_versions):
+    return services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=4, seed=3,
+                                      bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+
+
+def test_a_tournament_expands_into_matches_with_rotated_seats(tournament):
+    matches = list(tournament.matches.order_by("id"))
+    assert len(matches) == 4
+    firsts = [m.seats.get(seat=0).bot_version.builtin_name for m in matches]
+    assert sorted(firsts) == ["heuristic", "heuristic", "random", "random"]
+    assert len({m.seed for m in matches}) == 4
+
+
+def test_run_match_stores_the_log_and_rates_once(tournament):
+    match = tournament.matches.first()
+    assert services.run_match(match.pk) == "finished"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated and match.attempts == 1
+    seats = list(match.seats.order_by("seat"))
+    assert sorted(s.rank for s in seats) in ([0, 1], [0, 0])
+    assert match.log["outcome"]["ranks"] == [s.rank for s in seats]
+    assert RatingChange.objects.filter(match=match).count() == 2
+    before = {r.pk: (r.mu, r.sigma, r.games) for r in Rating.objects.all()}
+    # A second delivery of the same task finds nothing to claim: nothing stored or rated twice.
+    assert services.run_match(match.pk) == "not claimed"
+    assert {r.pk: (r.mu, r.sigma, r.games) for r in Rating.objects.all()} == before
+    assert RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_a_worker_that_lost_its_lease_does_not_store(tournament):
+    tournament.matches.update(enqueued_at=timezone.now())  # every doorbell rang
+    match = tournament.matches.first()
+    token = services.claim_match(match.pk, "worker-a")
+    assert token and services.claim_match(match.pk, "worker-b") is None  # still leased
+    # worker-a stalls past its lease; the reconciler hands the match out again; worker-b finishes it.
+    Match.objects.filter(pk=match.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert services.reconcile_matches() == [match.pk]
+    assert services.run_match(match.pk, "worker-b") == "finished"
+    log = Match.objects.get(pk=match.pk).log
+    # worker-a comes back with its (now stale) result: refused.
+    assert services.store_result(match, token, log) == "lease lost"
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert Match.objects.get(pk=match.pk).attempts == 2
+
+
+def test_reconciler_requeues_matches_whose_message_was_lost(tournament, settings):
+    Match.objects.filter(tournament=tournament).update(enqueued_at=None)
+    assert sorted(services.reconcile_matches()) == sorted(tournament.matches.values_list("pk", flat=True))
+    # Freshly enqueued ones are left alone.
+    assert services.reconcile_matches() == []
+
+
+def test_the_tournament_finishes_with_its_last_match(tournament):
+    for match in tournament.matches.all():
+        services.run_match(match.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.finished_at
+    ratings = {r.bot_version.builtin_name: r for r in Rating.objects.select_related("bot_version")}
+    assert ratings["heuristic"].games == ratings["random"].games == 4
+
+
+def test_an_engine_error_marks_the_match_failed_and_keeps_it(tournament, monkeypatch):
+    match = tournament.matches.first()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(services, "play_match", broken)
+    assert services.run_match(match.pk) == "failed"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED and "engine bug" in match.error and not match.rated
+
+
+def test_entries_must_be_valid_distinct_and_of_the_game(builtin_versions):
+    random_v = builtin_versions["random"]
+    with pytest.raises(services.TournamentError, match="only once"):
+        services.create_tournament(name="t", game="port_royal", seats=2, bot_versions=[random_v, random_v])
+    with pytest.raises(services.TournamentError, match="played by 2-5 players"):
+        services.create_tournament(name="t", game="port_royal", seats=6, bot_versions=[random_v])
+    with pytest.raises(services.TournamentError, match="unknown option"):
+        services.create_tournament(name="t", game="port_royal", seats=2, options={"bogus": 1},
+                                   bot_versions=list(builtin_versions.values()))
+    random_v.status = random_v.Status.PENDING
+    random_v.save()
+    with pytest.raises(services.TournamentError, match="not valid"):
+        services.create_tournament(name="t", game="port_royal", seats=2, bot_versions=list(builtin_versions.values()))

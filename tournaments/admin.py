@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from tournaments.models import Entry, Match, MatchSeat, Tournament
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    raw_id_fields = ("bot_version",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "format", "seats_per_match", "status", "created_at")
+    list_filter = ("game", "format", "status")
+    inlines = [EntryInline]
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    raw_id_fields = ("bot_version",)
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "tournament", "purpose", "status", "attempts", "rated", "finished_at")
+    list_filter = ("game", "status", "purpose", "rated")
+    raw_id_fields = ("tournament",)
+    readonly_fields = ("log",)
+    inlines = [MatchSeatInline]

@@ -1,0 +1,98 @@
+"""Create a tournament, run it on worker processes with a live progress bar, print the leaderboard."""
+import json
+import os
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from bots.selectors import BotNotFound, resolve_version
+from bots.services import register_builtin_bots
+from engines.games import GAME_IDS
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_progress, tournament_standings
+from tournaments.services import TournamentError, create_tournament, reconcile_matches
+from tournaments.workers import start_workers, stop_workers
+
+
+class Command(BaseCommand):
+    help = "Run a round-robin tournament on the workers and print its leaderboard."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True, choices=GAME_IDS)
+        parser.add_argument("--bots", nargs="+", required=True,
+                            help="built-in bot names (random, heuristic) or owner/name[@version]")
+        parser.add_argument("--seats", type=int, required=True, help="seats per match")
+        parser.add_argument("--games", type=int, default=1, help="matches per group of bots (seats rotate)")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--options", default="{}", help="game options as a JSON object")
+        parser.add_argument("--name", default="")
+        parser.add_argument("--workers", type=int, default=None,
+                            help="local worker processes to start (default: one per core with the embedded "
+                                 "broker, none with an external broker whose workers already run)")
+        parser.add_argument("--timeout", type=float, default=0, help="give up after this many seconds (0: never)")
+
+    def handle(self, *args, **o):
+        try:
+            options = json.loads(o["options"])
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"--options is not JSON: {exc}") from None
+        register_builtin_bots([o["game"]])
+        try:
+            versions = [resolve_version(o["game"], spec) for spec in o["bots"]]
+            tournament = create_tournament(
+                name=o["name"] or f"{o['game']} round robin", game=o["game"], bot_versions=versions,
+                seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"])
+        except (BotNotFound, TournamentError) as exc:
+            raise CommandError(str(exc)) from None
+        embedded = settings.CELERY_BROKER_URL.startswith("filesystem")
+        count = o["workers"] if o["workers"] is not None else ((os.cpu_count() or 1) if embedded else 0)
+        procs = start_workers(count) if count else []
+        self.stdout.write(f"tournament {tournament.pk}: {tournament.matches.count()} matches on "
+                          f"{count or 'the running'} worker(s)")
+        try:
+            self.wait(tournament, o["timeout"])
+        finally:
+            stop_workers(procs)
+        self.print_leaderboard(tournament)
+
+    def wait(self, tournament: Tournament, timeout: float) -> None:
+        started = last_reconcile = time.monotonic()
+        while True:
+            progress = tournament_progress(tournament)
+            self.draw(progress, time.monotonic() - started)
+            if progress["done"] >= progress["total"]:
+                break
+            if timeout and time.monotonic() - started > timeout:
+                raise CommandError(f"timed out after {timeout:.0f}s with {progress['done']}/{progress['total']} done")
+            if time.monotonic() - last_reconcile > 30:
+                reconcile_matches()
+                last_reconcile = time.monotonic()
+            time.sleep(0.3)
+        self.stdout.write("")
+        if progress["failed"]:
+            self.stderr.write(f"{progress['failed']} match(es) failed; see their error on the match page")
+
+    def draw(self, p: dict, elapsed: float) -> None:
+        width = 30
+        filled = int(width * p["done"] / p["total"]) if p["total"] else width
+        bar = "#" * filled + "-" * (width - filled)
+        line = f"\r[{bar}] {p['done']}/{p['total']} matches  {p['running']} running  {elapsed:5.1f}s"
+        if sys.stdout.isatty():
+            self.stdout.write(line, ending="")
+            self.stdout.flush()
+        elif p["done"] >= p["total"] or int(elapsed * 10) % 50 == 0:
+            self.stdout.write(line.strip())
+
+    def print_leaderboard(self, tournament: Tournament) -> None:
+        rows = tournament_standings(tournament)
+        self.stdout.write(f"\nLeaderboard, {tournament.game} (TrueSkill; sorted by mu - 3*sigma)")
+        self.stdout.write(f"{'rank':>4}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'avg rank':>9}")
+        for i, r in enumerate(rows, 1):
+            if r["mu"] is None:
+                self.stdout.write(f"{i:>4}  {r['label']:<28} {'-':>7} {'-':>6} {'-':>7} {0:>6}")
+                continue
+            avg = f"{r['average_rank']:.2f}" if r["average_rank"] else "-"
+            self.stdout.write(f"{i:>4}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
+                              f"{r['games']:>6} {avg:>9}")

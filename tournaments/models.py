@@ -1,0 +1,114 @@
+"""Tournaments, their entries, and the matches (with seats) they expand into."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from bots.models import GAME_CHOICES, BotVersion
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "round robin"
+        SWISS = "swiss", "Swiss"
+        KNOCKOUT = "knockout", "knockout"
+        LADDER = "ladder", "continuous ladder"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
+    seats_per_match = models.PositiveSmallIntegerField()
+    games_per_pairing = models.PositiveIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    entries = models.ManyToManyField(BotVersion, through="Entry", related_name="tournaments")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entry_set")
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="entries")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "bot_version"], name="entry_unique")]
+
+
+class Match(models.Model):
+    """One game between bot versions; run by one idempotent Celery task that takes its id."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"  # the engine itself raised: kept with its error, never rated
+
+    class Purpose(models.TextChoices):
+        TOURNAMENT = "tournament", "tournament"
+        VALIDATION = "validation", "validation"
+
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="matches")
+    purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.TOURNAMENT)
+    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    round = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    lease_token = models.CharField(max_length=36, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    log = models.JSONField(null=True, blank=True)
+    num_moves = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    rated = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "lease_until"]), models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game})"
+
+    @property
+    def done(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.FAILED)
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="seats")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    faults = models.PositiveIntegerField(default=0)
+    forfeited = models.BooleanField(default=False)
+    # Shown to the bot's owner only (may contain anything the bot printed).
+    stderr_tail = models.TextField(blank=True)
+    fault_log = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}"

@@ -1,0 +1,15 @@
+"""Celery tasks: small, idempotent, taking ids only."""
+from celery import shared_task
+
+from tournaments import services
+
+
+@shared_task(name="tournaments.tasks.run_match", acks_late=True, reject_on_worker_lost=True)
+def run_match_task(match_id: int) -> str:
+    """Run one match; a second delivery of the same id finds nothing to claim and returns."""
+    return services.run_match(match_id, worker=run_match_task.request.hostname or "")
+
+
+@shared_task(name="tournaments.tasks.reconcile_matches")
+def reconcile_matches_task() -> list[int]:
+    return services.reconcile_matches()
