@@ -69,6 +69,8 @@ HARBOR_PRICE = tuple(data.TIERS[c["tier"]]["harbor_price"] for c in data.CITIES)
 FORTRESS_PRICE = tuple(data.TIERS[c["tier"]]["fortress_price"] for c in data.CITIES)
 TRACK = tuple(data.TIERS[c["tier"]]["track_values"] for c in data.CITIES)
 NLOAN = len(data.LOAN_IDS)
+#: the cheapest main action that costs anything (reopening is free)
+MIN_PRICE = min(min(HARBOR_PRICE[c] + FORTRESS_PRICE[c]) for c in range(NCITY))
 LOAN_INDEX = {lid: i for i, lid in enumerate(data.LOAN_IDS)}
 LOAN_SMALL = tuple(range(0, 18))
 LOAN_LARGE = tuple(range(18, 30))
@@ -104,7 +106,7 @@ class ECState:
         "money", "loc", "harbor", "hand", "sup_wh", "sup_neu", "sup_fort", "loan_owner", "loan_ext",
         "bonus", "bonus_left", "sites", "pictured", "forts", "harb", "pending1", "built", "reverse",
         "disp_d", "disp_l", "draw_d", "draw_l", "disc_d", "disc_l", "phase_end_pending", "settle",
-        "chooser", "version", "cache", "shut", "history",
+        "chooser", "version", "cache", "shut", "history", "maxocc",
     )
 
     def copy(self) -> "ECState":
@@ -129,6 +131,7 @@ class ECState:
         s.settle = list(self.settle)
         s.chooser, s.version, s.cache, s.shut = self.chooser, self.version, None, self.shut
         s.history = list(self.history)
+        s.maxocc = list(self.maxocc)
         return s
 
 
@@ -144,7 +147,7 @@ def max_occ(row: list[int]) -> int:
 
 def city_value(st: ECState, c: int) -> int:
     """V_c: the number on the track space right after the last occupied site (§5.1)."""
-    return TRACK[c][max_occ(st.sites[c])]
+    return TRACK[c][st.maxocc[c]]
 
 
 def next_sites(st: ECState, c: int) -> tuple[int, ...]:
@@ -159,7 +162,7 @@ def next_sites(st: ECState, c: int) -> tuple[int, ...]:
             if row[k] < 0:
                 return (k,)
         return ()
-    m = max_occ(row)
+    m = st.maxocc[c]
     return (m + 1,) if m < 12 else ()
 
 
@@ -259,12 +262,17 @@ def main_need(st: ECState, p: int, c: int, slot: int) -> int:
     """The least money seat p needs for a main action (A/A'/B) in city c anchored on ``slot``."""
     if slot < 0:
         return INF
-    best = fortress_price(st, p, c)
     if st.pictured[c] and reopen_options(st, p, c):
         return 0
-    if (st.sup_wh[p] or st.sup_neu[p]) and warehouse_options(st, p, c):
-        price = HARBOR_PRICE[c][slot]
-        if price < best:
+    best = fortress_price(st, p, c)
+    price = HARBOR_PRICE[c][slot]
+    if price < best and (st.sup_wh[p] or st.sup_neu[p]):
+        if st.n > 2 and st.built[c] and not st.pending1[c] and not st.reverse[c]:
+            # fast path of warehouse_options: forward mode, one site, one colour
+            m = st.maxocc[c]
+            if m < 12 and row_ok(st, c, m + 1, p * 2):
+                best = price
+        elif warehouse_options(st, p, c):
             best = price
     return best
 
@@ -423,7 +431,14 @@ class _Finisher:
         pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] + self.min_need <= money]
         if not pool:
             return False
-        if not _relaxed_possible(loc, pool, money, self.need):
+        need = self.need
+        lp = loc + 2
+        for k, cost in pool:  # one more move is the usual answer
+            left = money - cost
+            for b in MOVES[k][lp]:
+                if need[b] <= left:
+                    return True
+        if not _relaxed_possible(loc, pool, money, need):
             return False
         pool.sort(key=lambda kc: kc[1])
         start = loc if loc >= 0 else -1
@@ -488,6 +503,7 @@ class ElCapitan(Game):
         st.cache = None
         st.shut = SHUT_SITES[n]
         st.history = []
+        st.maxocc = [0] * NCITY
         return st
 
     def clone(self, state: ECState) -> ECState:
@@ -533,19 +549,23 @@ class ElCapitan(Game):
             return acts
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
-        fin = _Finisher(st, p)
-        stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+        hand = st.hand[p]
+        cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
+        if (not cands and not hand) or (money < MIN_PRICE and not any(
+                code >> 1 == p for pic in st.pictured for code in pic)):
+            # no buy or sail can lead to a main action: every one costs >= MIN_PRICE, reopening 0
+            cands = hand = []
+        else:
+            fin = _Finisher(st, p)
+            stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
-        for k in st.disp_d + st.disp_l:
-            price = CARD_PRICE[k]
-            if price > money:
-                continue
-            left = money - price
+        for k in cands:
+            left = money - CARD_PRICE[k]
             if stay_need <= left or fin.can(loc, left, bought=k):
                 buys.append({"type": "buy", "card": CARD_IDS[k]})
         buys.sort(key=lambda a: a["card"])
         acts += buys
-        for k in sorted(set(st.hand[p])):
+        for k in hand:
             cid = CARD_IDS[k]
             if k < NDEST:
                 x = DEST_CITY[k]
@@ -800,6 +820,8 @@ class ElCapitan(Game):
         elif st.pending1[c]:
             st.pending1[c] = False
         row[site] = code
+        if site > st.maxocc[c]:
+            st.maxocc[c] = site
         if site in st.shut[c]:
             assert not st.reverse[c], "data constraint: reverse building never lands on a shut-down site"
             for k in range(1, 13):
