@@ -162,7 +162,7 @@ class Track:
     ``FINISH`` (== number of spaces) is the virtual node beyond the finish line."""
 
     __slots__ = ("id", "ids", "index", "lane", "back", "front", "succ", "key", "finish", "tip_lines",
-                 "start_spaces", "FINISH", "inner_side_of_row", "tip_count")
+                 "start_spaces", "FINISH", "inner_side_of_row", "tip_count", "succ_mask", "union")
 
     def __init__(self, track_id: str, spec: dict[str, Any]):
         self.id = track_id
@@ -216,6 +216,21 @@ class Track:
         self.start_spaces = {int(k): self.index[v] for k, v in spec["start_spaces"].items()}
         # number of tip lines a car has crossed when standing on a space (back >= line)
         self.tip_count = tuple(sum(1 for t in self.tip_lines if b >= t) for b in self.back)
+        # successor sets as bit masks (bit FINISH = the finish), and a cache of layer -> union of successors
+        self.succ_mask = tuple(sum(1 << t for t in ts) for ts in succ)
+        self.union: dict[int, int] = {}
+
+    def successor_union(self, layer: int) -> int:
+        """Bit mask of every successor of the spaces in the bit mask ``layer`` (cached)."""
+        u = 0
+        rest = layer
+        while rest:
+            low = rest & -rest
+            u |= self.succ_mask[low.bit_length() - 1]
+            rest ^= low
+        if len(self.union) < 200_000:
+            self.union[layer] = u
+        return u
 
     def innerness(self, space: int) -> int:
         """lane if the inner side of the space's last row is R, else -lane (§4.6)."""

@@ -219,11 +219,42 @@ class TopRace(Game):
         if seat != to_move:
             raise IllegalAction(f"§9 decision order ({RULE_OF[kind]})", f"seat {to_move} decides now, not seat {seat}")
         if not isinstance(action, dict) or action not in st.legal:
-            raise self._refusal(st, seat, action)
+            canonical = self._canonical_trade(st, seat, action) if kind == "trade" else None
+            if canonical is None:
+                raise self._refusal(st, seat, action)
+            action = canonical
         events: list[Event] = []
         self._do(st, seat, action, events)
         self._advance(st, events)
         return events
+
+    def _canonical_trade(self, st: TopRaceState, seat: int, action: Any) -> Action | None:
+        """The legal trade with the same result as a valid trade written in another order (§9 #14)."""
+        if not isinstance(action, dict) or action.get("type") != "trade":
+            return None
+        sell, buy = action.get("sell"), action.get("buy")
+        if not (isinstance(sell, list) and isinstance(buy, list) and len(sell) == 2 and len(buy) == 2
+                and all(isinstance(c, str) and c in CAR_INDEX for c in sell + buy)):
+            return None
+        h = list(st.holdings[seat])
+        for c in sell:
+            h[CAR_INDEX[c]] -= 1
+            if h[CAR_INDEX[c]] < 0:
+                return None
+        for c in buy:
+            h[CAR_INDEX[c]] += 1
+        if max(h) > D.SHARES_MAX:
+            return None
+        old = st.holdings[seat]
+        for a in st.legal:
+            g = list(old)
+            for c in a["sell"]:
+                g[CAR_INDEX[c]] -= 1
+            for c in a["buy"]:
+                g[CAR_INDEX[c]] += 1
+            if g == h:
+                return a
+        return None
 
     def _refusal(self, st: TopRaceState, seat: int, action: Any) -> IllegalAction:
         """The most precise rule an illegal action breaks."""
@@ -698,25 +729,38 @@ class TopRace(Game):
 
     def move_options(self, st: TopRaceState, car: int, steps: int) -> list[int] | None:
         """Destinations of ``car`` moving ``steps`` (§4.4): None if it crosses the finish line,
-        else the spaces of the furthest non-empty layer (empty if it cannot move at all)."""
+        else the spaces of the furthest non-empty layer (empty if it cannot move at all).
+
+        Layers are bit masks of spaces; the union of successors of a layer is cached per track."""
         tr = st.track
-        succ, fin = tr.succ, tr.FINISH
-        occ = set(p for p in st.pos if p >= 0)
-        layer = (st.pos[car],)
+        union = tr.union
+        occ = 0
+        for p in st.pos:
+            if p >= 0:
+                occ |= 1 << p
+        free = ~occ
+        finbit = 1 << tr.FINISH
+        layer = 1 << st.pos[car]
         moved = False
         for _ in range(steps):
-            nxt = set()
-            for s in layer:
-                for t in succ[s]:
-                    if t == fin:
-                        return None
-                    if t not in occ:
-                        nxt.add(t)
+            u = union.get(layer)
+            if u is None:
+                u = tr.successor_union(layer)
+            if u & finbit:
+                return None
+            nxt = u & free
             if not nxt:
                 break
             layer = nxt
             moved = True
-        return sorted(layer) if moved else []
+        if not moved:
+            return []
+        out = []
+        while layer:
+            low = layer & -layer
+            out.append(low.bit_length() - 1)
+            layer ^= low
+        return out
 
     def _place(self, st: TopRaceState, car: int, space: int, ev: list[Event], how: str) -> None:
         st.pos[car] = space
@@ -745,6 +789,8 @@ class TopRace(Game):
     def _check_return(self, st: TopRaceState, moved: int, ev: list[Event]) -> bool:
         """After ``moved`` moved (or finished): does its broken-down partner return (§4.7)? True if a
         return decision is now pending."""
+        if moved not in st.partner:
+            return False
         tr = st.track
         for a in range(NCARS):
             if st.partner[a] == moved and st.broken[a] >= 0:
