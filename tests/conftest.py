@@ -36,3 +36,15 @@ def builtin_versions(db):
     from bots.services import register_builtin_bots
 
     return {v.builtin_name: v for v in register_builtin_bots(["port_royal"])}
+
+
+@pytest.fixture
+def sandbox():
+    """Skip (or, in CI, fail) unless bubblewrap can run uploaded bots here."""
+    from engines.sandbox import sandbox_problem
+
+    problem = sandbox_problem()
+    if problem is not None:
+        if require_services() or os.environ.get("CI") == "true":
+            pytest.fail(f"the sandbox is required here but: {problem}")
+        pytest.skip(f"sandbox unavailable: {problem}")

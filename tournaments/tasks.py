@@ -11,5 +11,8 @@ def run_match_task(match_id: int) -> str:
 
 
 @shared_task(name="tournaments.tasks.reconcile_matches")
-def reconcile_matches_task() -> list[int]:
-    return services.reconcile_matches()
+def reconcile_matches_task() -> dict[str, list[int]]:
+    """Periodic (beat): re-enqueue lost matches and stalled validations."""
+    from bots.services import reconcile_validations
+
+    return {"matches": services.reconcile_matches(), "validations": reconcile_validations()}

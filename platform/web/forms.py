@@ -1,4 +1,7 @@
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
+
+from engines.games import available_games, get_game
 
 from players.models import Player
 
@@ -7,3 +10,15 @@ class RegisterForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = Player
         fields = ("username", "email")
+
+
+class UploadForm(forms.Form):
+    game = forms.ChoiceField(choices=[])
+    name = forms.SlugField(max_length=64, help_text="lower-case letters, digits, - and _; a new upload under an "
+                                                     "existing name becomes its next version")
+    description = forms.CharField(max_length=300, required=False)
+    file = forms.FileField(help_text="a single .py file, or a .zip with main.py (or bot.json naming the entry)")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(g, get_game(g).name) for g in available_games()]

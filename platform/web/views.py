@@ -11,12 +11,13 @@ from rest_framework.authtoken.models import Token
 
 from bots.models import Bot
 from bots.selectors import versions_of_owner
+from bots.services import UploadError, read_upload, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import leaderboard, rating_history
 from tournaments.models import Match, Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings
 from web.charts import rating_chart
-from web.forms import RegisterForm
+from web.forms import RegisterForm, UploadForm
 
 
 def _game_or_404(game_id: str):
@@ -109,3 +110,19 @@ def register(request):
 def me(request):
     token, _ = Token.objects.get_or_create(user=request.user)
     return render(request, "web/me.html", {"versions": versions_of_owner(request.user), "token": token.key})
+
+
+@login_required
+def upload(request):
+    form = UploadForm(request.POST or None, request.FILES or None, initial={"game": request.GET.get("game")})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            version = upload_version(owner=request.user, game=d["game"], name=d["name"], filename=d["file"].name,
+                                     data=read_upload(d["file"]), description=d["description"])
+        except UploadError as exc:
+            form.add_error("file", str(exc))
+        else:
+            messages.success(request, f"{version.label} uploaded; it plays its validation matches now.")
+            return redirect("bot", pk=version.bot_id)
+    return render(request, "web/upload.html", {"form": form})

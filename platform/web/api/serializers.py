@@ -74,3 +74,10 @@ class RatingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Rating
         fields = ["bot_version", "label", "mu", "sigma", "conservative", "games"]
+
+
+class BotUploadSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_IDS)
+    name = serializers.CharField(max_length=64)
+    description = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    file = serializers.FileField(allow_empty_file=True)

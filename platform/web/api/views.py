@@ -5,10 +5,12 @@ from django.shortcuts import get_object_or_404
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from bots.models import Bot, BotVersion
 from bots.selectors import BotNotFound, resolve_version
+from bots.services import read_upload, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import leaderboard, rating_history
 from tournaments.models import Match, Tournament
@@ -44,8 +46,21 @@ def game_leaderboard(request, game: str):
         rows.append(row)
     return Response({"game": game, "ratings": rows})
 
-class BotViewSet(viewsets.ReadOnlyModelViewSet):
+class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Bots and versions. POST (multipart: game, name, file, description) uploads a new version."""
+
     serializer_class = s.BotSerializer
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    def create(self, request, *args, **kwargs):
+        form = s.BotUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        v = form.validated_data
+        version = upload_version(owner=request.user, game=v["game"], name=v["name"], filename=v["file"].name,
+                                 data=read_upload(v["file"]), description=v.get("description", ""))
+        data = s.BotVersionSerializer(version).data
+        data["bot"] = version.bot_id
+        return Response(data, status=status.HTTP_201_CREATED)
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")

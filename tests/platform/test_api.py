@@ -1,0 +1,101 @@
+"""The REST API: reads for everyone, writes with a token, clear errors for bad requests."""
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from players.models import Player
+from tournaments import services
+from tournaments.models import Tournament
+
+
+@pytest.fixture
+def alice(db):
+    return Player.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def client_with_token(alice):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    return client
+
+
+def test_games_are_listed_with_their_player_counts(db):
+    data = APIClient().get("/api/games/").json()
+    port_royal = next(g for g in data if g["id"] == "port_royal")
+    assert (port_royal["min_players"], port_royal["max_players"]) == (2, 5)
+    assert "end_condition" in port_royal["options"]
+
+
+def test_creating_a_tournament_needs_a_token(builtin_versions):
+    body = {"name": "t", "game": "port_royal", "bots": ["random", "heuristic"], "seats": 2}
+    response = APIClient().post("/api/tournaments/", body, format="json")
+    assert response.status_code == 401
+    assert not Tournament.objects.exists()
+
+
+def test_a_token_holder_creates_a_tournament_and_reads_it_back(client_with_token, builtin_versions, alice):
+    body = {"name": "Friday", "game": "port_royal", "bots": ["random", str(builtin_versions["heuristic"].pk)],
+            "seats": 2, "games_per_pairing": 3, "seed": 9}
+    response = client_with_token.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 201, response.content
+    created = response.json()
+    assert created["created_by"] == "alice" and len(created["entries"]) == 2
+    detail = APIClient().get(f"/api/tournaments/{created['id']}/").json()
+    assert detail["progress"]["total"] == 3 and detail["progress"]["done"] == 0
+    matches = APIClient().get(f"/api/matches/?tournament={created['id']}").json()
+    assert matches["count"] == 3 and all(len(m["seats"]) == 2 for m in matches["results"])
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ({"name": "t", "game": "chess", "bots": ["random"], "seats": 2}, "game"),
+    ({"name": "t", "game": "port_royal", "bots": ["random", "nobody/nothing"], "seats": 2}, "no valid version"),
+    ({"name": "t", "game": "port_royal", "bots": ["random", "heuristic"], "seats": 7}, "played by 2-5 players"),
+    ({"name": "t", "game": "port_royal", "bots": ["random", "heuristic"], "seats": 3}, "needs at least 3 bots"),
+    ({"name": "t", "game": "port_royal", "bots": ["random", "heuristic"], "seats": 2, "options": {"x": 1}},
+     "unknown option"),
+    ({"game": "port_royal", "bots": ["random", "heuristic"], "seats": 2}, "name"),
+    ({"name": "t", "game": "port_royal", "bots": "random", "seats": 2}, "bots"),
+])
+def test_bad_tournament_requests_get_a_clear_error_and_store_nothing(client_with_token, builtin_versions, body,
+                                                                     fragment):
+    response = client_with_token.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 400
+    assert fragment in str(response.json())
+    assert not Tournament.objects.exists()
+
+
+def test_malformed_json_is_a_400(client_with_token):
+    response = client_with_token.post("/api/tournaments/", "{not json", content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"] == "parse_error"
+
+
+def test_unknown_things_are_404(db):
+    client = APIClient()
+    assert client.get("/api/leaderboards/chess/").status_code == 404
+    assert client.get("/api/matches/999/").status_code == 404
+    assert client.get("/api/matches/?tournament=abc").status_code == 404
+
+
+def test_leaderboard_and_match_log_after_matches(builtin_versions):
+    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    for match in tournament.matches.all():
+        services.run_match(match.pk)
+    board = APIClient().get("/api/leaderboards/port_royal/?history=1").json()
+    assert [r["rank"] for r in board["ratings"]] == [1, 2]
+    assert all(r["games"] == 2 and len(r["history"]) == 2 for r in board["ratings"])
+    keys = [r["conservative"] for r in board["ratings"]]
+    assert keys == sorted(keys, reverse=True)
+    match = tournament.matches.first()
+    log = APIClient().get(f"/api/matches/{match.pk}/log/").json()
+    assert log["game"] == "port_royal" and log["outcome"]["ranks"] and log["moves"]
+    from engines.match import MatchLog, replay
+
+    replay(MatchLog.from_dict(log))  # the served log replays to its outcome
+
+
+def test_obtaining_a_token_with_a_password(alice):
+    response = APIClient().post("/api/token/", {"username": "alice", "password": "pw-alice-123"}, format="json")
+    assert response.status_code == 200 and response.json()["token"] == Token.objects.get(user=alice).key
+    assert APIClient().post("/api/token/", {"username": "alice", "password": "wrong"}).status_code == 400

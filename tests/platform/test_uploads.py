@@ -1,0 +1,116 @@
+"""Uploading bots: every upload a new immutable version, refused cleanly when bad, validated in the sandbox."""
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from bots import services
+from bots.models import Bot, BotVersion
+from players.models import Player
+
+STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
+
+
+@pytest.fixture
+def bob(db):
+    return Player.objects.create_user("bob", password="pw-bob-12345")
+
+
+@pytest.fixture
+def api(bob):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
+    return client
+
+
+def media_files() -> set[Path]:
+    root = Path(settings.MEDIA_ROOT)
+    return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def upload(api, name, data, filename, game="port_royal"):
+    return api.post("/api/bots/", {"game": game, "name": name, "file": _named(data, filename)}, format="multipart")
+
+
+def _named(data: bytes, filename: str):
+    f = io.BytesIO(data)
+    f.name = filename
+    return f
+
+
+def test_each_upload_is_a_new_pending_version(api, bob):
+    first = upload(api, "captain", STARTER, "captain.py")
+    second = upload(api, "captain", zip_of({"main.py": STARTER}), "captain.zip")
+    assert first.status_code == 201 and second.status_code == 201, (first.content, second.content)
+    assert (first.json()["number"], second.json()["number"]) == (1, 2)
+    versions = list(BotVersion.objects.filter(bot__owner=bob).order_by("number"))
+    assert [v.status for v in versions] == ["pending", "pending"]
+    assert versions[0].package.read() == STARTER  # stored as uploaded, once
+    # Each version has its validation matches waiting.
+    assert all(v.seats.filter(match__purpose="validation").count() == settings.ARENA["VALIDATION_MATCHES"]
+               for v in versions)
+
+
+@pytest.mark.parametrize("data,filename,fragment", [
+    (b"PK\x03\x04 not really a zip", "bot.zip", "not a zip file"),
+    (zip_of({"helper.py": b"x = 1\n"}), "bot.zip", "main.py"),
+    (b"def act(:\n", "bot.py", "syntax error"),
+    (b"print('hi')\n", "bot.exe", ".py file or a .zip"),
+    (b"", "bot.py", "empty"),
+])
+def test_bad_uploads_are_refused_with_a_reason_and_leave_nothing(api, data, filename, fragment):
+    before = media_files()
+    response = upload(api, "broken", data, filename)
+    assert response.status_code == 400
+    assert fragment in response.json()["detail"].lower()
+    assert not Bot.objects.filter(name="broken").exists() and not BotVersion.objects.exists()
+    assert media_files() == before
+
+
+def test_too_big_uploads_are_refused(api, settings):
+    settings.ARENA = {**settings.ARENA, "UPLOAD_MAX_BYTES": 1000}
+    response = upload(api, "huge", b"#" * 2000 + b"\n", "huge.py")
+    assert response.status_code == 400 and "too big" in response.json()["detail"]
+    assert not BotVersion.objects.exists()
+
+
+def test_unknown_game_and_bad_names_are_refused(api):
+    assert upload(api, "ok-name", STARTER, "b.py", game="chess").status_code == 400
+    response = upload(api, "Bad Name!", STARTER, "b.py")
+    assert response.status_code == 400 and "name" in str(response.json())
+
+
+def test_uploading_needs_a_login(db):
+    response = APIClient().post("/api/bots/", {"game": "port_royal", "name": "x", "file": _named(STARTER, "x.py")},
+                                format="multipart")
+    assert response.status_code == 401
+
+
+def test_a_good_bot_validates_in_the_sandbox(sandbox, bob):
+    version = services.upload_version(owner=bob, game="port_royal", name="starter", filename="starter.py",
+                                      data=STARTER)
+    assert services.validate_version(version.pk) == "valid"
+    version.refresh_from_db()
+    assert version.status == "valid" and "without a fault" in version.status_detail
+    # Validation is idempotent: a second delivery changes nothing.
+    assert services.validate_version(version.pk) == "valid"
+
+
+def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(sandbox, bob):
+    crash = b"import sys\nsys.stderr.write('boom: my bug\\n')\nraise SystemExit(3)\n"
+    version = services.upload_version(owner=bob, game="port_royal", name="crashy", filename="crashy.py", data=crash)
+    assert services.validate_version(version.pk) == "invalid"
+    version.refresh_from_db()
+    assert "crash" in version.status_detail and "boom: my bug" in version.status_detail
