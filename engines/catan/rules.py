@@ -883,6 +883,8 @@ class Catan(Game):
         events.append({"type": "maritime_trade", "seat": seat, "give": RES[g], "rate": rate, "get": RES[t]})
 
     def _check_trade_phase(self, st, what):
+        if st.phase == BUILD:
+            raise _rule("§4.1 strict order", f"no {what} after building this turn (trade comes before build)")
         if st.phase != TRADE:
             raise _rule("§4.1 phases of a turn", f"{what} only in the trade phase, not {PHASE_NAMES[st.phase]}")
         if st.built and not st.combined:
@@ -1277,7 +1279,7 @@ class Catan(Game):
             out.append(A_USE_FAVOR["scholar"])
         if usable[4] >= D.FAVOUR_COST["architect"] and st.catan_supply:
             out.append(A_USE_FAVOR["architect"])
-        if sum(fav) and st.favour_supply:
+        if sum(usable) and st.favour_supply:  # a token gained this turn cannot be exchanged yet [HOUSE]
             out.append(A_EXCHANGE_FAVOR)
 
     def _a_donate(self, st, seat, action, events):
@@ -1384,8 +1386,9 @@ class Catan(Game):
 
     def _a_exchange_favor(self, st, seat, action, events):
         self._check_favour(st, seat, None)
-        if not sum(st.favours[seat]) or not st.favour_supply:
-            raise _rule("§6.5 favour tokens", "an exchange needs an own token and a non-empty supply")
+        usable = sum(st.favours[seat]) - sum(st.favours_new[seat])
+        if usable <= 0 or not st.favour_supply:
+            raise _rule("§6.5 favour tokens", "an exchange needs a token from an earlier turn and a non-empty supply")
         st.favour_used = True
         g = st.favour_supply.pop()
         st.favours[seat][g] += 1
