@@ -1,0 +1,185 @@
+"""The package checker: what an upload may be, and the clear refusals (no sandbox needed)."""
+from __future__ import annotations
+
+import io
+import os
+import stat
+import zipfile
+
+import pytest
+
+from engines.sandbox import BotPackage, PackageError, PackageLimits, check_package, package_from_folder
+
+GOOD = b"import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
+
+
+def make_zip(members: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def refused(data: bytes, name: str, limits: PackageLimits | None = None) -> str:
+    with pytest.raises(PackageError) as info:
+        check_package(data, name, limits or PackageLimits())
+    return str(info.value)
+
+
+def test_single_py_becomes_main():
+    package = check_package(GOOD, "my bot.py")
+    assert package.files == {"main.py": GOOD} and package.argv == ["main.py"]
+
+
+def test_py_syntax_error_names_the_line():
+    message = refused(b"def act(:\n    pass\n", "bot.py")
+    assert "bot.py" in message and "syntax error" in message and "line 1" in message
+
+
+def test_py_with_null_bytes_or_bad_encoding():
+    assert "bot.py" in refused(b"x = 1\0\n", "bot.py")
+    assert "bot.py" in refused(b"# -*- coding: nope -*-\nx = 1\n", "bot.py")
+
+
+def test_wrong_kind_of_file_and_empty_file():
+    assert ".py file or a .zip" in refused(b"MZ\x90\x00", "bot.exe")
+    assert "empty" in refused(b"", "bot.py")
+
+
+def test_too_big():
+    assert "too big" in refused(b"#" * 2000, "bot.py", PackageLimits(max_py_bytes=1000))
+    assert "too big" in refused(make_zip({"main.py": GOOD}), "bot.zip", PackageLimits(max_upload_bytes=50))
+
+
+def test_not_a_zip():
+    assert "not a zip file" in refused(b"this is not a zip at all", "bot.zip")
+
+
+def test_zip_with_main_and_modules():
+    package = check_package(make_zip({"main.py": GOOD, "lib/helpers.py": b"X = 1\n", "data/table.json": b"{}"}), "b.zip")
+    assert package.argv == ["main.py"] and set(package.files) == {"main.py", "lib/helpers.py", "data/table.json"}
+
+
+def test_zip_of_one_folder_is_unwrapped():
+    package = check_package(make_zip({"mybot/": b"", "mybot/main.py": GOOD, "mybot/util.py": b""}), "b.zip")
+    assert set(package.files) == {"main.py", "util.py"} and package.notes
+
+
+def test_zip_without_main():
+    assert "no main.py" in refused(make_zip({"bot.py": GOOD}), "b.zip")
+    assert "holds no files" in refused(make_zip({"folder/": b""}), "b.zip")
+
+
+def test_manifest_main_and_command():
+    package = check_package(make_zip({"bot.json": b'{"main": "src/bot.py"}', "src/bot.py": GOOD}), "b.zip")
+    assert package.argv == ["src/bot.py"]
+    package = check_package(make_zip({"bot.json": b'{"command": ["python3", "./src/bot.py", "--fast"]}',
+                                      "src/bot.py": GOOD}), "b.zip")
+    assert package.argv == ["src/bot.py", "--fast"]
+
+
+@pytest.mark.parametrize("manifest, expected", [
+    (b"{not json", "not valid JSON"),
+    (b'["main.py"]', "must be an object"),
+    (b'{"command": ["node", "bot.js"]}', "only language"),
+    (b'{"command": "python bot.py"}', "must be a list"),
+    (b'{"main": "missing.py"}', "not in the package"),
+    (b'{"main": "../../etc/passwd.py"}', "inside the package"),
+    (b'{"main": "notes.txt"}', "must be a .py file"),
+    (b'{"entry": "main.py"}', "names no entry"),
+])
+def test_bad_manifest(manifest, expected):
+    assert expected in refused(make_zip({"bot.json": manifest, "main.py": GOOD, "notes.txt": b""}), "b.zip")
+
+
+def test_syntax_error_in_any_module():
+    message = refused(make_zip({"main.py": GOOD, "lib/broken.py": b"x = (\n"}), "b.zip")
+    assert "lib/broken.py" in message and "syntax error" in message
+
+
+@pytest.mark.parametrize("member", ["../evil.py", "a/../../evil.py", "/etc/evil.py", "C:/evil.py", "a\\..\\evil.py"])
+def test_zip_slip_paths(member):
+    message = refused(make_zip({"main.py": GOOD, member: b"x = 1\n"}), "b.zip")
+    assert "outside" in message or "absolute" in message or "not a valid path" in message
+
+
+def test_symlink_member():
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("main.py", GOOD)
+        link = zipfile.ZipInfo("secrets.py")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc/passwd")
+    assert "symbolic link" in refused(buf.getvalue(), "b.zip")
+
+
+def test_zip_bomb_ratio_and_total():
+    bomb = make_zip({"main.py": GOOD, "zeros.bin": b"\0" * (8 * 1024 * 1024)})
+    assert len(bomb) < 100_000
+    assert "zip bomb" in refused(bomb, "b.zip")
+    big = make_zip({"main.py": GOOD, **{f"f{i}.bin": os.urandom(1000) for i in range(30)}})
+    assert "unpacks to" in refused(big, "b.zip", PackageLimits(max_total_bytes=20_000))
+
+
+def test_declared_size_lie_is_caught():
+    """A member whose header claims less than it holds is refused, never unpacked past the limit."""
+    data = bytearray(make_zip({"main.py": GOOD, "pad.txt": b"y" * 5000}, zipfile.ZIP_STORED))
+    # Patch the central directory's uncompressed size of pad.txt to 10 bytes.
+    cd = data.rfind(b"PK\x01\x02")
+    assert data[cd + 46:cd + 46 + 7] == b"pad.txt"
+    data[cd + 24:cd + 28] = (10).to_bytes(4, "little")
+    message = refused(bytes(data), "b.zip")
+    assert "pad.txt" in message
+
+
+def test_too_many_files():
+    members = {"main.py": GOOD, **{f"m{i}.txt": b"" for i in range(30)}}
+    assert "too many files" in refused(make_zip(members), "b.zip", PackageLimits(max_files=10))
+
+
+def test_encrypted_member_refused():
+    data = bytearray(make_zip({"main.py": GOOD}, zipfile.ZIP_STORED))
+    for sig, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # set the "encrypted" flag bit
+        pos = data.find(sig)
+        data[pos + offset] |= 1
+    assert "encrypted" in refused(bytes(data), "b.zip")
+
+
+def test_store_is_atomic_and_readable(tmp_path, monkeypatch):
+    package = check_package(make_zip({"main.py": GOOD, "lib/a.py": b"A = 1\n"}), "b.zip")
+    dest = package.store(tmp_path / "bots" / "42")
+    assert (dest / "main.py").read_bytes() == GOOD
+    assert stat.S_IMODE((dest / "lib").stat().st_mode) == 0o755
+    assert stat.S_IMODE((dest / "lib" / "a.py").stat().st_mode) == 0o444
+    with pytest.raises(FileExistsError):
+        package.store(dest)
+
+    # A failure half-way leaves nothing behind.
+    from pathlib import Path
+
+    real = Path.write_bytes
+    calls = []
+
+    def failing(self, data):
+        calls.append(self)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    with pytest.raises(OSError):
+        package.store(tmp_path / "bots" / "43")
+    monkeypatch.undo()
+    assert sorted(p.name for p in (tmp_path / "bots").iterdir()) == ["42"]
+
+
+def test_package_from_folder(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "main.py").write_bytes(GOOD)
+    (tmp_path / "b" / "__pycache__").mkdir()
+    (tmp_path / "b" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    package = package_from_folder(tmp_path / "b")
+    assert isinstance(package, BotPackage) and set(package.files) == {"main.py"}
+    with pytest.raises(PackageError):
+        package_from_folder(tmp_path / "missing")
