@@ -1,0 +1,76 @@
+"""The server-rendered pages: leaderboards, tournaments, matches, bots; owner-only stderr."""
+import re
+
+import pytest
+from django.test import Client
+
+from players.models import Player
+from tournaments import services
+from tournaments.models import MatchSeat
+
+
+@pytest.fixture
+def played(builtin_versions):
+    tournament = services.create_tournament(name="Summer Cup", game="port_royal", seats=2, games_per_pairing=2,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    for match in tournament.matches.all():
+        services.run_match(match.pk)
+    return tournament
+
+
+def test_home_lists_the_games_and_tournaments(played):
+    html = Client().get("/").content.decode()
+    assert "Port Royal" in html and "Summer Cup" in html
+
+
+def test_leaderboard_page_shows_ratings_and_a_history_chart(played):
+    response = Client().get("/games/port_royal/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "heuristic v1" in html and "random v1" in html and "<svg" in html and "<polyline" in html
+    assert Client().get("/games/chess/").status_code == 404
+
+
+def test_tournament_page_shows_progress_standings_and_matches(played):
+    html = Client().get(f"/tournaments/{played.pk}/").content.decode()
+    assert "2 of 2 matches done" in html
+    assert len(re.findall(r'href="/matches/\d+/"', html)) == 2
+
+
+def test_match_page_shows_seats_outcome_and_moves(played):
+    match = played.matches.first()
+    html = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "Outcome" in html and f"Moves <span class=\"muted\">({match.num_moves})" in html
+    log = Client().get(f"/matches/{match.pk}/log.json").json()
+    assert log["outcome"] == match.log["outcome"]
+
+
+def test_stderr_of_a_faulty_bot_is_shown_to_its_owner_only(played):
+    seat = MatchSeat.objects.filter(match__tournament=played).first()
+    seat.faults, seat.fault_log, seat.stderr_tail = 1, [{"move": 3, "kind": "crash", "detail": "exit 1"}], "SECRET-TRACE"
+    seat.save()
+    seat.match.log["faults"] = [{"seat": seat.seat, "move": 3, "kind": "crash", "detail": "exit 1",
+                                 "stderr_tail": "SECRET-TRACE"}]
+    seat.match.save()
+    url = f"/matches/{seat.match_id}/"
+    assert "SECRET-TRACE" not in Client().get(url).content.decode()
+    stranger = Client()
+    stranger.force_login(Player.objects.create_user("eve", password="x-eve-12345"))
+    assert "SECRET-TRACE" not in stranger.get(url).content.decode()
+    owner = Client()
+    owner.force_login(seat.bot_version.bot.owner)
+    html = owner.get(url).content.decode()
+    assert "SECRET-TRACE" in html and "crash" in html
+    # The public logs carry the fault but no stderr.
+    for log_url in (f"/api/matches/{seat.match_id}/log/", f"/matches/{seat.match_id}/log.json"):
+        body = Client().get(log_url).content.decode()
+        assert "exit 1" in body and "SECRET" not in body
+
+
+def test_register_then_upload_page(db):
+    client = Client()
+    response = client.post("/accounts/register/", {"username": "zoe", "email": "z@example.org",
+                                                   "password1": "a-long-pass-123", "password2": "a-long-pass-123"})
+    assert response.status_code == 302
+    assert client.get("/bots/upload/").status_code == 200
+    assert Client().get("/bots/upload/").status_code == 302  # login first
