@@ -1,0 +1,245 @@
+"""The protocol, the SDK, ProgramBot (sandboxed and trusted), starters, the CLI and the doc."""
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engines.sandbox.runner as runner
+from engines import protocol
+from engines.bots import Bot, BotFault, RandomBot
+from engines.games import GAME_IDS, available_games
+from engines.match import MatchLimits, play_match
+from engines.sandbox import ProgramBot, SandboxLimits, SandboxUnavailable
+
+from sandbox_helpers import write_bot
+
+REPO = Path(__file__).resolve().parents[2]
+STARTERS = REPO / "engines" / "sdk" / "starters"
+LIMITS = SandboxLimits(move_ms=1000, start_ms=5000)
+
+
+# --- protocol ----------------------------------------------------------------------------------
+
+def test_encode_is_one_compact_utf8_line():
+    line = protocol.encode({"a": "é\n", "b": [1, 2]})
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == {"a": "é\n", "b": [1, 2]}
+
+
+@pytest.mark.parametrize("line, kind", [
+    (b'{"action": 5}', "illegal"), (b'{"action": -1}', "illegal"), (b'{"action": "1"}', "garbage"),
+    (b'{"action": true}', "garbage"), (b'{"action": 1.0}', "garbage"), (b'[1]', "garbage"),
+    (b'{"move": 1}', "garbage"), (b"1", "garbage"), (b"\xff", "garbage"), (b"", "garbage"),
+    (b'{"action": 0' + b" " * protocol.MAX_ANSWER_BYTES + b"}", "garbage"),
+])
+def test_parse_answer_refuses(line, kind):
+    with pytest.raises(protocol.ProtocolError) as info:
+        protocol.parse_answer(line, 3)
+    assert info.value.kind == kind
+
+
+def test_parse_answer_and_ready():
+    assert protocol.parse_answer(b'{"action": 2, "note": "x"}', 3) == 2
+    assert protocol.parse_ready(b'{"ready": true, "protocol": 1}')["ready"] is True
+    with pytest.raises(protocol.ProtocolError):
+        protocol.parse_ready(b'{"ready": true, "protocol": 2}')
+    with pytest.raises(protocol.ProtocolError):
+        protocol.parse_ready(b'{"action": 0}')
+
+
+# --- SDK ---------------------------------------------------------------------------------------
+
+def load_sdk():
+    sys.path.insert(0, str(REPO / "engines" / "sdk"))
+    try:
+        import arena_bot
+    finally:
+        sys.path.pop(0)
+    return arena_bot
+
+
+def test_sdk_speaks_the_protocol():
+    arena_bot = load_sdk()
+    seen = {}
+    messages = [protocol.start_message("count", 1, 2, {"moves": 2}, 500),
+                protocol.act_message({"total": 0}, [{"type": "a"}, {"type": "b"}], 900, 1),
+                protocol.act_message({"total": 3}, [{"type": "a"}, {"type": "b"}, {"type": "c"}], 800, 3),
+                protocol.end_message({"ranks": [1, 0], "scores": [1.0, 2.0]}, 1)]
+    stdin = io.BytesIO(b"".join(protocol.encode(m) for m in messages))
+    stdout = io.BytesIO()
+
+    def act(observation, legal_actions):
+        seen.setdefault("time", []).append(arena_bot.match.time_left_ms)
+        return len(legal_actions) - 1
+
+    arena_bot.run(act, start=lambda m: seen.update(seat=m.seat, game=m.game),
+                  end=lambda outcome: seen.update(outcome=outcome), stdin=stdin, stdout=stdout)
+    lines = stdout.getvalue().splitlines()
+    assert protocol.parse_ready(lines[0])
+    assert [protocol.parse_answer(line, 3) for line in lines[1:]] == [1, 2]
+    assert seen == {"seat": 1, "game": "count", "time": [900, 800], "outcome": {"ranks": [1, 0], "scores": [1.0, 2.0]}}
+
+
+# --- ProgramBot --------------------------------------------------------------------------------
+
+def test_untrusted_refused_without_bwrap(tmp_path, monkeypatch):
+    path = write_bot(tmp_path / "b", "import arena_bot\narena_bot.run(lambda o, l: 0)\n")
+    monkeypatch.setattr(runner.shutil, "which", lambda name: None)
+    runner.bwrap_path.cache_clear()
+    runner.sandbox_problem.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+            ProgramBot.from_path(path)
+        assert not list(Path("/tmp").glob("arena-bot-*/bot/main.py")) or True
+        bot = ProgramBot.from_path(path, trusted=True, limits=LIMITS)  # an explicit trusted run works
+        bot.start("count", 0, 1, {})
+        assert bot.act({}, [1, 2]) == 0
+        bot.close()
+    finally:
+        runner.bwrap_path.cache_clear()
+        runner.sandbox_problem.cache_clear()
+
+
+def test_cli_refuses_untrusted_without_bwrap(tmp_path):
+    path = write_bot(tmp_path / "b", "import arena_bot\narena_bot.run(lambda o, l: 0)\n")
+    game = available_games()[0]
+    result = subprocess.run([sys.executable, "-m", "engines", "play", "--game", game, "--bots", str(path),
+                             "random", "random"], cwd=REPO, capture_output=True, text=True,
+                            env={"PATH": "/nonexistent"}, timeout=60)
+    assert result.returncode == 2 and "bubblewrap" in result.stderr and "--trusted" in result.stderr
+
+
+def _modes():
+    return [pytest.param(False, marks=pytest.mark.sandbox, id="sandboxed"), pytest.param(True, id="trusted")]
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_restart_after_a_crash_and_time_bank(tmp_path, count_game, trusted):
+    """A bot that crashes once is started again and finishes its match; time_left_ms caps a move."""
+    path = write_bot(tmp_path / "b", """
+        import sys, time, arena_bot
+        def act(observation, legal_actions):
+            if arena_bot.match.move == 0:
+                sys.exit("x" * 20000 + " first move: crash")
+            if arena_bot.match.move == 4:
+                time.sleep(0.6)   # within move_ms (1 s) but over the 300 ms left in the bank
+            return 2
+        arena_bot.run(act)
+        """)
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+    log = play_match("count", [bot, RandomBot(seed=3)], seed=1, limits=MatchLimits(match_ms=None))
+    assert [(f["move"], f["kind"]) for f in log.faults] == [(0, "crash")]
+    assert "first move: crash" in log.faults[0]["stderr_tail"]
+    assert len(log.faults[0]["stderr_tail"]) <= LIMITS.stderr_tail_bytes
+    assert bot.restarts == 1
+    assert [m[1]["n"] for m in log.moves if m[0] == 0][1:] == [3, 3, 3]
+
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+    bot.start("count", 0, 2, {})
+    with pytest.raises(BotFault):
+        bot.act({}, [1, 2, 3])  # move 0 crashes
+    assert bot.act({}, [1, 2, 3], 5000) == 2  # move 1, restarted
+    bot.act({}, [1, 2, 3], 5000), bot.act({}, [1, 2, 3], 5000)
+    with pytest.raises(BotFault) as info:
+        bot.act({}, [1, 2, 3], 300)  # move 4 sleeps 0.6 s, only 300 ms left
+    assert info.value.kind == "timeout" and "300 ms" in info.value.detail
+    bot.close()
+
+
+# --- starters ----------------------------------------------------------------------------------
+
+class StarterInProcess(Bot):
+    """A starter's act() called in-process (fast), to check it over many games."""
+
+    def __init__(self, path: Path, seat: int = 0):
+        spec = importlib.util.spec_from_file_location(f"starter_{path.stem}", path)
+        sys.path.insert(0, str(REPO / "engines" / "sdk"))
+        try:
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.pop(0)
+        self.module = module
+        self.name = path.stem
+
+    def act(self, observation, legal_actions, time_left_ms=None):
+        return self.module.act(observation, legal_actions)
+
+
+def test_a_starter_for_every_game():
+    assert {p.stem for p in STARTERS.glob("*.py")} >= set(GAME_IDS)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_starter_plays_legally(game):
+    if game not in available_games():
+        pytest.skip(f"no {game} engine yet")
+    from engines.games import get_game
+
+    players = max(get_game(game).min_players, 3)
+    for seed in range(3):
+        bots = [StarterInProcess(STARTERS / f"{game}.py")] + [RandomBot(seed * 10 + s) for s in range(players - 1)]
+        log = play_match(game, bots, seed)
+        assert log.faults == [] and log.outcome is not None
+
+
+def test_smart_port_royal_beats_random():
+    if "port_royal" not in available_games():
+        pytest.skip("no port_royal engine yet")
+    ranks = []
+    for seed in range(60):
+        seat = seed % 3
+        bots = [RandomBot(seed * 10 + s) for s in range(3)]
+        bots[seat] = StarterInProcess(STARTERS / "port_royal_smart.py")
+        ranks.append(play_match("port_royal", bots, seed).outcome["ranks"][seat])
+    assert sum(ranks) / len(ranks) < 0.5  # random's average rank among 3 is about 1
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_starter_through_the_sandbox(game):
+    if game not in available_games():
+        pytest.skip(f"no {game} engine yet")
+    from engines.games import get_game
+
+    players = max(get_game(game).min_players, 3)
+    bot = ProgramBot.from_path(STARTERS / f"{game}.py", limits=SandboxLimits(move_ms=2000))
+    log = play_match(game, [bot] + [RandomBot(s) for s in range(players - 1)], seed=5,
+                     limits=MatchLimits(match_ms=120_000))
+    assert log.faults == [], log.faults
+    assert f"playing {game} as seat 0" in bot.stderr_tail()
+
+
+# --- CLI and doc -------------------------------------------------------------------------------
+
+@pytest.mark.sandbox
+def test_cli_play_with_seat_view_and_log(tmp_path):
+    if "port_royal" not in available_games():
+        pytest.skip("no port_royal engine yet")
+    log_path = tmp_path / "match.json"
+    result = subprocess.run([sys.executable, "-m", "engines", "play", "--game", "port_royal", "--bots",
+                             str(STARTERS / "port_royal_smart.py"), "random", "random", "--seed", "3",
+                             "--seat-view", "0", "--log", str(log_path)],
+                            cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    views = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert views and all(v["observation"]["you"] == 0 for v in views)
+    assert "rank 1" in result.stdout and log_path.exists()
+    replayed = subprocess.run([sys.executable, "-m", "engines", "replay", str(log_path)], cwd=REPO,
+                              capture_output=True, text=True, timeout=120)
+    assert replayed.returncode == 0 and "replay ok" in replayed.stdout
+
+
+def test_doc_has_an_example_per_present_game():
+    doc = (REPO / "docs" / "bot-protocol.md").read_text()
+    for game in available_games():
+        section = doc.split(f"### {game}", 1)[1].split("###", 1)[0]
+        lines = [line for line in section.splitlines() if line.startswith(("> ", "< "))]
+        kinds = [json.loads(line[2:]).get("type", "answer") for line in lines]
+        assert kinds == ["start", "answer", "act", "answer", "end"], game
