@@ -267,11 +267,19 @@ def main_need(st: ECState, p: int, c: int, slot: int) -> int:
     best = fortress_price(st, p, c)
     price = HARBOR_PRICE[c][slot]
     if price < best and (st.sup_wh[p] or st.sup_neu[p]):
-        if st.n > 2 and st.built[c] and not st.pending1[c] and not st.reverse[c]:
-            # fast path of warehouse_options: forward mode, one site, one colour
-            m = st.maxocc[c]
-            if m < 12 and row_ok(st, c, m + 1, p * 2):
-                best = price
+        if st.built[c] and not st.pending1[c]:
+            # fast path of warehouse_options: one site
+            sites = next_sites(st, c)
+            if sites:
+                site = sites[0]
+                if st.n > 2:
+                    if row_ok(st, c, site, p * 2):
+                        best = price
+                else:
+                    for neutral in (0, 1):
+                        if colour_supply_ok(st, p, neutral) and row_ok(st, c, site, p * 2 + neutral):
+                            best = price
+                            break
         elif warehouse_options(st, p, c):
             best = price
     return best
@@ -412,7 +420,7 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one")
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
@@ -420,30 +428,60 @@ class _Finisher:
         self.min_need = min(self.need)
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
+        self.one: dict[int, tuple[list, list]] = {}
+
+    def _one_move(self, loc: int) -> tuple[list, list]:
+        """The two best single moves from loc by hand cards (need, card) and by display cards
+        (price + need, card), with distinct cards, so that one excluded card leaves an answer."""
+        got = self.one.get(loc)
+        if got is None:
+            need, lp = self.need, loc + 2
+            hb, db = [], []
+            for k in self.hand:
+                m = min((need[b] for b in MOVES[k][lp]), default=INF)
+                if m < INF:
+                    hb.append((m, k))
+            for k in self.disp:
+                m = min((need[b] for b in MOVES[k][lp]), default=INF)
+                if m < INF:
+                    db.append((m + CARD_PRICE[k], k))
+            hb.sort()
+            db.sort()
+            got = self.one[loc] = (hb[:2], db[:2])
+        return got
 
     def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
         if self.min_need > money:
             return False
+        need = self.need
+        lp = loc + 2
+        # one more move is the usual answer
+        hb, db = self._one_move(loc)
+        for nd, k in hb:
+            if k != skip_hand:
+                if nd <= money:
+                    return True
+                break
+        for tot, k in db:
+            if k != bought:
+                if tot <= money:
+                    return True
+                break
+        if bought >= 0:
+            for b in MOVES[bought][lp]:
+                if need[b] <= money:
+                    return True
         pool = [(k, 0) for k in self.hand if k != skip_hand]
         if bought >= 0:
             pool.append((bought, 0))
         pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] + self.min_need <= money]
         if not pool:
             return False
-        need = self.need
-        lp = loc + 2
-        for k, cost in pool:  # one more move is the usual answer
-            left = money - cost
-            for b in MOVES[k][lp]:
-                if need[b] <= left:
-                    return True
         if not _relaxed_possible(loc, pool, money, need):
             return False
         pool.sort(key=lambda kc: kc[1])
-        start = loc if loc >= 0 else -1
-        visited = 0
-        return _search(loc, start, pool, 0, money, self.need, self.min_need, visited, {})
+        return _search(loc, loc if loc >= 0 else -1, pool, 0, money, need, self.min_need, 0, {})
 
 
 # --- the game --------------------------------------------------------------------------------
