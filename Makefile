@@ -22,8 +22,7 @@ test: $(STAMP)
 	ARENA_DATA_DIR=$(CURDIR)/var/test $(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 demo: setup
-	$(PY) manage.py runtournament --game port_royal --bots random heuristic starter --seats 3 --games 12 --seed 1 \
-	  --name "Port Royal demo"
+	$(PY) manage.py demo
 	@echo "Open http://127.0.0.1:8000 (Ctrl-C stops the site)"
 	$(PY) manage.py runserver 127.0.0.1:8000
 

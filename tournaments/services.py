@@ -38,10 +38,8 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
                       format: str = Tournament.Format.ROUND_ROBIN, created_by=None) -> Tournament:
     """Create a tournament, expand it into matches and enqueue them once the transaction commits."""
-    engine = get_game(game)
     try:
-        engine.check_players(seats)
-        options = engine.options(options)
+        options = checked_options(game, seats, options)
     except BadOptions as exc:
         raise TournamentError(str(exc)) from None
     if format != Tournament.Format.ROUND_ROBIN:
@@ -77,12 +75,35 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     return tournament
 
 
+def checked_options(game: str, seats: int, options: dict | None) -> dict:
+    """The full options of a game for ``seats`` players; ``BadOptions`` if the engine would refuse them.
+
+    A trial set-up catches what only the game knows (e.g. a player count allowed only with an option).
+    """
+    engine = get_game(game)
+    engine.check_players(seats)
+    options = engine.options(options)
+    engine.setup(seats, 0, options)
+    return options
+
+
+def smallest_table(game: str) -> int:
+    """The fewest seats (at least 2) the game can be set up with on its default options."""
+    engine = get_game(game)
+    for seats in range(max(2, engine.min_players), engine.max_players + 1):
+        try:
+            checked_options(game, seats, None)
+        except BadOptions:
+            continue
+        return seats
+    raise BadOptions(f"{game} cannot be set up with its default options")
+
+
 def create_match(*, game: str, bot_versions: Sequence[BotVersion], seed: int, options: dict | None = None,
                  purpose: str = Match.Purpose.TOURNAMENT, tournament: Tournament | None = None) -> Match:
     """One stand-alone match (validation matches use this); not enqueued."""
-    engine = get_game(game)
-    engine.check_players(len(bot_versions))
-    match = Match.objects.create(game=game, options=engine.options(options), seed=seed, purpose=purpose,
+    options = checked_options(game, len(bot_versions), options)
+    match = Match.objects.create(game=game, options=options, seed=seed, purpose=purpose,
                                  tournament=tournament)
     MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=s, bot_version=v) for s, v in enumerate(bot_versions)])
     return match

@@ -12,7 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
-from engines.games import available_games, builtin_bots, get_game
+from engines.games import available_games, builtin_bots
 from engines.sandbox.package import DEFAULT_LIMITS, PackageError, check_package
 from players.services import system_player
 
@@ -105,10 +105,9 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
 def create_validation_matches(version: BotVersion) -> None:
     """Seeded matches of the new version against the built-in random bot (not rated)."""
     from tournaments.models import Match
-    from tournaments.services import create_match
+    from tournaments.services import create_match, smallest_table
 
-    game = get_game(version.bot.game)
-    opponents = max(game.min_players, 2) - 1
+    opponents = smallest_table(version.bot.game) - 1
     random_version = next(v for v in register_builtin_bots([version.bot.game]) if v.builtin_name == "random")
     for i in range(settings.ARENA["VALIDATION_MATCHES"]):
         seats = [random_version] * opponents

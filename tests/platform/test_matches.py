@@ -96,3 +96,14 @@ def test_entries_must_be_valid_distinct_and_of_the_game(builtin_versions):
     random_v.save()
     with pytest.raises(services.TournamentError, match="not valid"):
         services.create_tournament(name="t", game="port_royal", seats=2, bot_versions=list(builtin_versions.values()))
+
+
+@pytest.mark.django_db
+def test_a_table_the_engine_refuses_is_refused_up_front():
+    from bots.services import register_builtin_bots
+
+    versions = [v for v in register_builtin_bots(["catan"]) if v.builtin_name in ("random", "heuristic")]
+    # Catan takes 2 players only with a house option: the trial set-up says so before any match exists.
+    with pytest.raises(services.TournamentError, match="allow_two_players"):
+        services.create_tournament(name="t", game="catan", seats=2, bot_versions=versions)
+    assert services.smallest_table("catan") == 3 and services.smallest_table("port_royal") == 2

@@ -1,0 +1,66 @@
+"""The main job on the embedded defaults: bots registered and uploaded, tournaments played on workers."""
+from pathlib import Path
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from bots.models import BotVersion
+from bots.services import register_builtin_bots, upload_version, validate_version
+from engines.games import available_games, get_game
+from engines.sandbox import sandbox_problem
+from players.models import Player
+from tournaments.services import smallest_table
+
+STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
+
+
+class Command(BaseCommand):
+    help = ("Register the built-in bots, upload the SDK starter bots as the player 'demo' (validated in the "
+            "sandbox), then play a Port Royal tournament and a short one of every other game.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=8, help="matches per group in the Port Royal tournament")
+        parser.add_argument("--other-games", type=int, default=2, help="matches per group in the other games")
+        parser.add_argument("--workers", type=int, default=None)
+
+    def handle(self, *args, games, other_games, workers, **options):
+        register_builtin_bots()
+        uploaded = self.upload_starters()
+        for game in ["port_royal"] + [g for g in available_games() if g != "port_royal"]:
+            engine = get_game(game)
+            bots = ["random", "heuristic"] + uploaded.get(game, [])
+            seats = min(len(bots), 4, engine.max_players)
+            if seats < smallest_table(game):
+                self.stdout.write(f"skipping {engine.name}: it needs {smallest_table(game)} bots, "
+                                  f"{len(bots)} are available")
+                continue
+            self.stdout.write(self.style.MIGRATE_HEADING(f"\n{engine.name}: {', '.join(bots)} at {seats} seats"))
+            call_command("runtournament", game=game, bots=bots, seats=seats,
+                         games=games if game == "port_royal" else other_games, seed=1,
+                         name=f"{engine.name} demo", workers=workers, stdout=self.stdout, stderr=self.stderr)
+
+    def upload_starters(self) -> dict[str, list[str]]:
+        """Upload each starter once (the demo player's bot ``starter``, or ``smart``); returns valid specs."""
+        problem = sandbox_problem()
+        if problem:
+            self.stderr.write(f"uploaded bots are skipped: the sandbox is unavailable ({problem})")
+            return {}
+        demo, _ = Player.objects.get_or_create(username="demo")
+        specs: dict[str, list[str]] = {}
+        for path in sorted(STARTERS.glob("*.py")):
+            name = "smart" if path.stem.endswith("_smart") else "starter"
+            game = path.stem.removesuffix("_smart")
+            if game not in available_games():
+                continue
+            version = BotVersion.objects.filter(bot__owner=demo, bot__game=game, bot__name=name).order_by("-number").first()
+            if version is None:
+                version = upload_version(owner=demo, game=game, name=name, filename=path.name, data=path.read_bytes(),
+                                         description=f"the SDK's {name} bot ({path.name})")
+            if version.status == BotVersion.Status.PENDING:
+                validate_version(version.pk)
+                version.refresh_from_db()
+            if version.status == BotVersion.Status.VALID:
+                specs.setdefault(game, []).append(f"demo/{name}")
+            else:
+                self.stderr.write(f"demo/{name} ({game}) is {version.status}: {version.status_detail}")
+        return specs
