@@ -5,14 +5,13 @@ plus a take, and a ship take brings ~2 coins); abilities fade as the game nears 
 """
 from __future__ import annotations
 
-import random
 from typing import Any, Sequence
 
 from engines.bots import Bot
 from engines.core import Action, Observation
 from engines.port_royal import data as D
 
-COIN = 0.2  # IP value of one coin while the game is running
+COIN = 0.2  # IP value of one coin while the game is running (HeuristicBot.COIN)
 SYMBOL_OF = {"priest": "cross", "captain": "anchor", "settler": "house", "jack_of_all_trades": "any"}
 #: ability value (IP) of each person type at the start of the game, before fading
 ABILITY = {"governor": 1.6, "mademoiselle": 1.0, "admiral": 0.5, "jester": 0.4, "trader": 0.4,
@@ -25,8 +24,19 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    # Tunable weights, in IP; the defaults won self-play duels against nearby values.
+    COIN = COIN  # one coin
+    ABILITY_SCALE = 0.5  # factor on ABILITY (0.5 and 0 tie; 1.0 and more play weaker)
+    DRAW_GAIN = 0.12  # the gain of one more reveal (a wider choice)
+    COLOUR_GAIN = 0.5  # a 4th/5th ship colour adds a take
+
+    def __init__(self, seed: int = 0, **weights: float):
+        """``seed`` is accepted for the bot contract; the bot is deterministic. ``weights`` override the above."""
+        self.seed = seed
+        for key, value in weights.items():
+            if not hasattr(self, key):
+                raise TypeError(f"unknown weight {key!r}")
+            setattr(self, key, value)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
         if len(legal_actions) == 1:
@@ -60,7 +70,7 @@ class HeuristicBot(Bot):
 
     def _coin(self, obs: Observation) -> float:
         # In the last round coins only break ties.
-        return 0.01 if obs["end_triggered"] else COIN
+        return 0.01 if obs["end_triggered"] else self.COIN
 
     def _symbol_need(self, obs: Observation, me: int) -> dict[str, float]:
         """How much one more symbol helps towards the expeditions on the table."""
@@ -92,7 +102,7 @@ class HeuristicBot(Bot):
         fee = 0 if obs["active"] == me else 1
         cost = max(0, D.COST[cid] - madm) + fee
         ptype = D.PERSON_TYPE[cid]
-        value = D.IP[cid] + ABILITY.get(ptype, 0.0) * fade - cost * coin
+        value = D.IP[cid] + ABILITY.get(ptype, 0.0) * self.ABILITY_SCALE * fade - cost * coin
         if ptype in SYMBOL_OF:
             value += need[SYMBOL_OF[ptype]] + 0.15 * fade
         return value
@@ -158,7 +168,7 @@ class HeuristicBot(Bot):
         allowance = D.BASE_ALLOWANCE[len(colours)] + sum(1 for p in mine["persons"] if D.PERSON_TYPE[p] == "governor")
         at_stake = sum(v for v in values[:allowance] if v > 0)
         # Another card widens the choice a little; a 4th or 5th colour adds a whole take.
-        gain = 0.12
+        gain = self.DRAW_GAIN
         if len(colours) >= 3:
-            gain += (new_colour / len(unknown)) * 0.5
+            gain += (new_colour / len(unknown)) * self.COLOUR_GAIN
         return p_bust * at_stake > (1 - p_bust) * gain
