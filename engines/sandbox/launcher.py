@@ -1,7 +1,7 @@
 """Runs first inside the sandbox (standard library only; started as ``python -I -S launcher.py``).
 
 Reads one JSON line of configuration from stdin, byte by byte so that nothing after it is
-consumed: ``{"uid": int|null, "rlimits": {"RLIMIT_CPU": n, ...}, "cwd": path, "argv": [...],
+consumed: ``{"uid": int|null, "rlimits": {"RLIMIT_CPU": [soft, hard], "RLIMIT_AS": n, ...}, "cwd": path, "argv": [...],
 "env": {...}}``. Drops to ``uid`` (when the host runs as root: a uid of its own per bot, so that
 RLIMIT_NPROC is enforced and counts this bot's processes only), sets the resource limits and
 execs the bot. Everything after the configuration line on stdin belongs to the bot.
@@ -34,7 +34,8 @@ def main() -> None:
         if os.getuid() != uid or os.geteuid() != uid:
             sys.exit("launcher: could not drop privileges")
     for name, value in config.get("rlimits", {}).items():
-        resource.setrlimit(getattr(resource, name), (value, value))
+        soft, hard = value if isinstance(value, list) else (value, value)
+        resource.setrlimit(getattr(resource, name), (soft, hard))
     os.chdir(config["cwd"])
     argv = config["argv"]
     os.execve(argv[0], argv, config["env"])

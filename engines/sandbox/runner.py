@@ -257,7 +257,7 @@ class ProgramBot(Bot):
     def _command(self) -> tuple[list[str], dict[str, Any]]:
         lim = self.limits
         python = _python()
-        rlimits = {"RLIMIT_AS": lim.memory_mb * 1024 * 1024, "RLIMIT_CPU": lim.cpu_s,
+        rlimits = {"RLIMIT_AS": lim.memory_mb * 1024 * 1024, "RLIMIT_CPU": [lim.cpu_s, lim.cpu_s + 1],  # SIGXCPU first
                    "RLIMIT_FSIZE": lim.file_mb * 1024 * 1024, "RLIMIT_CORE": 0}
         if self.trusted:
             bot_dir, sdk = self.package_dir, str(SDK_DIR)
@@ -464,15 +464,15 @@ class ProgramBot(Bot):
         except subprocess.TimeoutExpired:
             code = None
         self._kill()
+        if code is not None and code > 128 and not self.trusted:
+            code = 128 - code  # bwrap reports a child killed by signal N as 128 + N
         if code is None:
             how = "closed its stdout"
         elif code < 0:
             how = f"was killed by signal {signal.Signals(-code).name}" if -code in signal.valid_signals() \
                 else f"was killed by signal {-code}"
-        elif code >= 128 and code - 128 in signal.valid_signals():
-            how = f"was killed by signal {signal.Signals(code - 128).name}"
-            if code - 128 == signal.SIGXCPU:
-                how += " (CPU time limit)"
+            how += {signal.SIGXCPU: " (CPU time limit)", signal.SIGKILL: " (a limit, or it killed itself)",
+                    signal.SIGXFSZ: " (file size limit)"}.get(-code, "")
         else:
             how = f"exited with status {code}"
         raise BotFault("crash", f"the bot {how} instead of answering {what}", self.stderr_tail())

@@ -243,3 +243,16 @@ def test_doc_has_an_example_per_present_game():
         lines = [line for line in section.splitlines() if line.startswith(("> ", "< "))]
         kinds = [json.loads(line[2:]).get("type", "answer") for line in lines]
         assert kinds == ["start", "answer", "act", "answer", "end"], game
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_cpu_limit(tmp_path, trusted):
+    path = write_bot(tmp_path / "b", "import arena_bot\ndef act(o, l):\n    while True:\n        pass\narena_bot.run(act)\n")
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=SandboxLimits(cpu_s=1, move_ms=20_000))
+    try:
+        bot.start("count", 0, 1, {})
+        with pytest.raises(BotFault) as info:
+            bot.act({}, [1, 2])
+        assert info.value.kind == "crash" and "CPU time limit" in info.value.detail
+    finally:
+        bot.close()
