@@ -664,3 +664,38 @@ def test_heuristic_plays_every_player_count():
     for n in (2, 3, 5):
         result = versus("port_royal", ["heuristic"] + ["random"] * (n - 1), games=20, seed=n)
         assert result["bots"]["heuristic"]["average_rank"] < 0.5
+
+
+# --- command line ----------------------------------------------------------------------------------
+def test_cli_play_log_replay_and_bench(tmp_path, capsys):
+    from engines.cli import main
+
+    log = tmp_path / "match.json"
+    assert main(["play", "--game", "port_royal", "--bots", "random", "random", "heuristic", "heuristic",
+                 "--seed", "7", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "port_royal, seed 7" in out and out.count("rank ") == 4
+    assert main(["replay", str(log)]) == 0
+    assert "replay ok" in capsys.readouterr().out
+    assert main(["bench", "--game", "port_royal", "--games", "3"]) == 0
+    bench = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert bench["game"] == "port_royal" and bench["games"] == 3 and bench["actions_per_s"] > 0
+
+
+def test_invariants_over_random_games():
+    """Card conservation (§9), one ship per colour in the harbour, never an empty choice."""
+    rng = random.Random(2024)
+    for seed in range(80):
+        n = 2 + seed % 4
+        options = [{}, {"explicit_jack_allocation": True}, {"end_condition": "expedition_required"}][seed % 3]
+        st = GAME.setup(n, seed, options)
+        while (seat := GAME.to_move(st)) is not None:
+            legal = GAME.legal_actions(st, seat)
+            assert legal and len(legal) == len({json.dumps(a, sort_keys=True) for a in legal})
+            GAME.apply(st, seat, rng.choice(legal))
+            assert conserved(st)
+            colours = [D.COLOUR[c] for c in st.harbour if D.KIND[c] == D.SHIP]
+            assert len(colours) == len(set(colours)) == st.hmask.bit_count()
+            assert st.ip == [sum(D.IP[c] for c in st.persons[s] + st.expeditions[s]) for s in range(n)]
+        outcome = GAME.outcome(st)
+        assert sorted(outcome.ranks)[0] == 0 and len(outcome.ranks) == n
