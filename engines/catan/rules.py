@@ -64,6 +64,22 @@ def _side_dict(vec) -> dict[str, int]:
     return {RES[i]: n for i, n in enumerate(vec) if n}
 
 
+_SIDE_DICTS: dict[tuple[int, ...], dict[str, int]] = {}
+
+
+def _shared_side(vec: tuple[int, ...]) -> dict[str, int]:
+    """A canonical resource map for a trade side, shared (never mutate it)."""
+    found = _SIDE_DICTS.get(vec)
+    if found is None:
+        found = _SIDE_DICTS[vec] = _side_dict(vec)
+    return found
+
+
+def _answers_view(answers: dict) -> dict[str, Any]:
+    return {str(s): ({"answer": a[0], "give": _shared_side(a[1]), "get": _shared_side(a[2])} if a[1]
+                     else {"answer": a[0]}) for s, a in answers.items()}
+
+
 class _BoardActions:
     """Shared action dicts for one board size."""
 
@@ -125,9 +141,27 @@ def trade_table(max_cards: int) -> tuple:
             for kind, acts in by_kind.items():
                 acts.append({"type": kind, "give": g, "get": t})
         groups.append((give, by_kind))
-    table = (tuple(groups), index)
+    ids = {id(act): (give, get) for give, by_kind in groups for acts in by_kind.values() for act in acts
+           for get in [_vec(act["get"])]}
+    table = (tuple(groups), index, {}, ids)
     _TRADE_TABLES[max_cards] = table
     return table
+
+
+def _trade_list(table: tuple, hand: list[int], kind: str) -> list[dict]:
+    """The trade actions of ``kind`` whose give side ``hand`` covers (cached by the capped hand)."""
+    cache = table[2]
+    key = (kind, min(hand[0], 2), min(hand[1], 2), min(hand[2], 2), min(hand[3], 2), min(hand[4], 2))
+    found = cache.get(key)
+    if found is None:
+        found = []
+        for give, by_kind in table[0]:
+            if hand[0] >= give[0] and hand[1] >= give[1] and hand[2] >= give[2] and hand[3] >= give[3] \
+                    and hand[4] >= give[4]:
+                found.extend(by_kind[kind])
+        if max(sum(g) for g, _ in table[0]) <= 2:  # the cap of 2 per type is exact only for sides of <= 2
+            cache[key] = found
+    return found
 
 
 class CatanState:
@@ -563,19 +597,12 @@ class Catan(Game):
                     if t != g and bank[t]:
                         out.append(A_MARITIME[(g, rate, t)])
         if st.proposals_left > 0 and st.n > 1:
-            for give, by_kind in st.trade_table[0]:
-                if hand[0] >= give[0] and hand[1] >= give[1] and hand[2] >= give[2] and hand[3] >= give[3] \
-                        and hand[4] >= give[4]:
-                    out.extend(by_kind["propose_trade"])
+            out.extend(_trade_list(st.trade_table, hand, "propose_trade"))
             out.append(A_REQUEST)
 
     @staticmethod
     def _side_actions(st: CatanState, seat: int, kind: str, out: list) -> None:
-        hand = st.hands[seat]
-        for give, by_kind in st.trade_table[0]:
-            if hand[0] >= give[0] and hand[1] >= give[1] and hand[2] >= give[2] and hand[3] >= give[3] \
-                    and hand[4] >= give[4]:
-                out.extend(by_kind[kind])
+        out.extend(_trade_list(st.trade_table, st.hands[seat], kind))
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, state: CatanState, seat: int) -> list[dict]:
@@ -674,7 +701,7 @@ class Catan(Game):
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise _rule("§9.2 actions", f"malformed action {action!r}: {exc}") from None
-        if st.phase != GAME_OVER and st.phase != SPECIAL_BUILD and st.phase != SETUP:
+        if kind in _VP_ACTIONS and st.phase != GAME_OVER and st.phase != SPECIAL_BUILD and st.phase != SETUP:
             a = st.active
             if self.vp(st, a) >= st.vp_target:
                 self._finish(st, a, events)
@@ -900,6 +927,9 @@ class Catan(Game):
         return vec
 
     def _parse_trade(self, st, action, rule):
+        found = st.trade_table[3].get(id(action))  # one of our own shared action dicts
+        if found is not None:
+            return found
         try:
             found = st.trade_table[1].get((tuple(action["give"].items()), tuple(action["get"].items())))
         except (AttributeError, TypeError):
@@ -933,7 +963,7 @@ class Catan(Game):
         st.trade = {"kind": kind, "give": give, "get": get, "order": order, "queue": list(order), "answers": {}}
         ev = {"type": "propose_trade" if kind == "proposal" else "request_offers", "seat": seat}
         if kind == "proposal":
-            ev["give"], ev["get"] = _side_dict(give), _side_dict(get)
+            ev["give"], ev["get"] = _shared_side(give), _shared_side(get)
         events.append(ev)
         st.phase = TRADE_RESPOND
         st.to_act = order[0]
@@ -946,9 +976,7 @@ class Catan(Game):
         if tr["queue"]:
             st.to_act = tr["queue"][0]
         else:
-            events.append({"type": "answers", "answers": {
-                str(s): {"answer": a[0], **({"give": _side_dict(a[1]), "get": _side_dict(a[2])} if a[1] else {})}
-                for s, a in tr["answers"].items()}})
+            events.append({"type": "answers", "answers": _answers_view(tr["answers"])})
             st.phase = TRADE_DECIDE
             st.to_act = st.active
 
@@ -995,8 +1023,8 @@ class Catan(Game):
         if tr["answers"].get(s, ("",))[0] != "accept":
             raise _rule("§4.4 bot protocol", f"seat {s!r} did not accept the proposal")
         self._exchange(st, seat, s, tr["give"], tr["get"])
-        events.append({"type": "trade", "seat": seat, "with": s, "give": _side_dict(tr["give"]),
-                       "get": _side_dict(tr["get"])})
+        events.append({"type": "trade", "seat": seat, "with": s, "give": _shared_side(tr["give"]),
+                       "get": _shared_side(tr["get"])})
         self._close_trade(st)
 
     def _a_accept_counter(self, st, seat, action, events):
@@ -1008,7 +1036,8 @@ class Catan(Game):
         if not self._can_pay(st.hands[seat], ans[2]):
             raise _rule("§4.4 domestic trade", "you do not hold what the counter-offer asks for")
         self._exchange(st, s, seat, ans[1], ans[2])
-        events.append({"type": "trade", "seat": seat, "with": s, "give": _side_dict(ans[2]), "get": _side_dict(ans[1])})
+        events.append({"type": "trade", "seat": seat, "with": s, "give": _shared_side(ans[2]),
+                       "get": _shared_side(ans[1])})
         self._close_trade(st)
 
     def _a_cancel(self, st, seat, action, events):
@@ -1537,8 +1566,7 @@ class Catan(Game):
             if tr["kind"] == "proposal":
                 t["give"], t["get"] = _side_dict(tr["give"]), _side_dict(tr["get"])
             if st.phase == TRADE_DECIDE:  # answers are public once all are in
-                t["answers"] = {str(s): {"answer": a[0], **({"give": _side_dict(a[1]), "get": _side_dict(a[2])} if a[1] else {})}
-                                for s, a in tr["answers"].items()}
+                t["answers"] = _answers_view(tr["answers"])
             obs["trade"] = t
         if st.phase == FAVOR_MERCHANT:
             obs["merchant_exchanges_left"] = st.merchant_left
@@ -1591,6 +1619,10 @@ class Catan(Game):
 def _side_dict_dev(vec) -> dict[str, int]:
     return {D.DEV_TYPES[i]: n for i, n in enumerate(vec) if n}
 
+
+#: actions after which the VP of the seat on turn may have changed (or a new turn began): win check
+_VP_ACTIONS = frozenset({"build_road", "build_settlement", "build_city", "buy_dev_card", "play_knight", "free_road",
+                         "end_turn", "end_special_build", "use_favor", "place_road"})
 
 _HANDLERS = {
     "place_settlement": Catan._a_place_settlement,
