@@ -270,7 +270,8 @@ class ProgramBot(Bot):
             uid = 0 if os.geteuid() == 0 else None  # filled in with the bwrap pid once known
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp" if not self.trusted else os.environ.get("HOME", "/tmp"),
                "TMPDIR": "/tmp", "LANG": "C.UTF-8", "PYTHONPATH": sdk, "PYTHONDONTWRITEBYTECODE": "1",
-               "PYTHONNOUSERSITE": "1", "PYTHONIOENCODING": "utf-8"}
+               "PYTHONNOUSERSITE": "1", "PYTHONIOENCODING": "utf-8",
+               "ARENA_PROTOCOL": str(protocol.PROTOCOL_VERSION)}
         config = {"uid": uid, "rlimits": rlimits, "cwd": bot_dir,
                   "argv": [python, os.path.join(bot_dir, self.argv[0]), *self.argv[1:]], "env": env}
         return cmd, config

@@ -8,8 +8,9 @@
     arena_bot.run(act)
 
 ``run`` reads the host's messages (JSON lines on stdin) and answers them (JSON lines on stdout);
-see docs/bot-protocol.md. While ``run`` is active, ``print()`` goes to stderr (your owner-only
-log), so debug prints never corrupt the protocol. ``arena_bot.match`` holds what ``start`` said:
+see docs/bot-protocol.md. Once the SDK is imported by a bot the host runs (and in any case while
+``run`` is active), ``print()`` goes to stderr (your owner-only log), so debug prints never
+corrupt the protocol. ``arena_bot.match`` holds what ``start`` said:
 game, seat, num_players, options, limits, and ``time_left_ms`` of the current decision.
 
 Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is called once,
@@ -48,6 +49,23 @@ class Match:
 
 #: the current match (filled by ``start``)
 match = Match()
+_protocol_out = None
+
+
+def _claim_stdout():
+    """Keep the real stdout for the protocol; point fd 1 and sys.stdout at stderr (once)."""
+    global _protocol_out
+    if _protocol_out is None:
+        sys.stdout.flush()
+        _protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    return _protocol_out
+
+
+# Run by the arena host: from the import on, print() anywhere goes to stderr.
+if os.environ.get("ARENA_PROTOCOL"):
+    _claim_stdout()
 
 
 def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None = None,
@@ -59,10 +77,7 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     """
     global match
     if stdout is None:
-        # Keep the real stdout for the protocol and point fd 1 and sys.stdout at stderr.
-        stdout = os.fdopen(os.dup(1), "wb", buffering=0)
-        os.dup2(2, 1)
-        sys.stdout = sys.stderr
+        stdout = _claim_stdout()
     if stdin is None:
         stdin = sys.stdin.buffer
     write = stdout.write

@@ -256,3 +256,25 @@ def test_cpu_limit(tmp_path, trusted):
         assert info.value.kind == "crash" and "CPU time limit" in info.value.detail
     finally:
         bot.close()
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_prints_anywhere_go_to_stderr(tmp_path, trusted):
+    """With the SDK, print() at import time or in act() never reaches the protocol."""
+    path = write_bot(tmp_path / "b", """
+        import arena_bot
+        print("hello from the top")
+        def act(observation, legal_actions):
+            print("choosing among", len(legal_actions))
+            return 1
+        arena_bot.run(act)
+        """)
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+    try:
+        bot.start("count", 0, 1, {})
+        assert bot.act({}, [1, 2]) == 1
+        assert bot.act({}, [1, 2, 3]) == 1
+        tail = bot.stderr_tail()
+        assert "hello from the top" in tail and "choosing among 3" in tail
+    finally:
+        bot.close()
