@@ -245,6 +245,8 @@ class ProgramBot(Bot):
         self._remove_cleanup()
 
     def stderr_tail(self) -> str:
+        if self._proc is not None:  # what it wrote before its last answer may still be in the pipe
+            self._drain_stderr(self._proc, self.limits.stderr_bytes - self._stderr_total)
         return bytes(self._tail).decode("utf-8", "replace")
 
     def __del__(self) -> None:  # a last resort; play_match always calls close()
@@ -329,12 +331,13 @@ class ProgramBot(Bot):
             shutil.rmtree(self._cleanup, ignore_errors=True)
             self._cleanup = None
 
-    def _drain_stderr(self, proc: subprocess.Popen) -> None:
+    def _drain_stderr(self, proc: subprocess.Popen, budget: int = 1 << 62) -> None:
         try:
-            while True:
+            while budget > 0:
                 chunk = os.read(proc.stderr.fileno(), 65536)
                 if not chunk:
                     return
+                budget -= len(chunk)
                 self._keep_stderr(chunk)
         except (BlockingIOError, OSError, ValueError):
             return
