@@ -688,3 +688,21 @@ def test_own_private_information_is_shown_to_its_seat():
     obs = GAME.observe(st, 2)
     assert obs["hand"] == st.hands[2] and obs["holdings"] == {c: 5 for c in D.CARS}
     assert "hand" not in GAME.observe(st, None) and "holdings" not in GAME.observe(st, None)
+
+
+# --- built-in bots -----------------------------------------------------------------------------------
+def test_heuristic_beats_random_clearly():
+    from engines.versus import versus
+
+    result = versus("top_race", ["heuristic", "random", "random", "random"], games=120, seed=5)
+    assert result["bots"]["heuristic"]["average_rank"] < 0.5
+    assert result["bots"]["random"]["average_rank"] > 1.6
+
+
+def test_heuristic_plays_every_variant():
+    from engines.versus import versus
+
+    for options in ({"pitstop": True, "races": 1}, {"tips": True, "races": 1}, {"shares": True},
+                    {"shares": True, "pitstop": True}):
+        result = versus("top_race", ["heuristic", "random", "random"], games=12, seed=1, options=options)
+        assert result["bots"]["heuristic"]["average_rank"] < result["bots"]["random"]["average_rank"]
