@@ -917,7 +917,7 @@ class TopRace(Game):
         tr = st.track
         cars: dict[str, Any] = {}
         for c in range(NCARS):
-            if st.place[c] and st.phase != OVER:
+            if st.place[c]:
                 cars[CARS[c]] = {"place": st.place[c]}
             elif st.pos[c] >= 0:
                 cars[CARS[c]] = {"space": tr.ids[st.pos[c]]}
