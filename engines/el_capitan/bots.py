@@ -80,12 +80,18 @@ def _next_site(c: dict[str, Any]) -> int:
     return m + 1 if m < 12 else 0
 
 
+def shut_sites(city: str, n: int) -> tuple[int, ...]:
+    """Shut-down sites of a city: black sites, plus the triangle with 2-3 players (§4.5.5)."""
+    c = CITY[city]
+    return tuple(c["black_sites"]) + ((c["triangle_site"],) if n <= 3 else ())
+
+
 def place(c: dict[str, Any], site: int, seat: int, color: str) -> dict[str, Any]:
     """A copy of city ``c`` with a warehouse placed on ``site`` and its shut-down resolved (§4.5.5)."""
     sites = list(c["sites"])
     sites[site - 1] = {"seat": seat, "color": color}
     pictured = list(c["pictured"])
-    if site in c["shut_down_sites"]:
+    if site in c["_shut"]:
         for k in range(12):
             if k != site - 1 and sites[k] is not None:
                 pictured.append(sites[k])
@@ -117,7 +123,8 @@ class HeuristicBot(Bot):
             return out
         n = obs["num_players"]
         cities = obs["cities"]
-        c = cities[city]
+        c = dict(cities[city])
+        c["_shut"] = shut_sites(city, n)
         player = obs["players"][me]
         base = income(cities, me, n)
         w = self._weight(obs)

@@ -94,6 +94,9 @@ def _shut_sites(num_players: int) -> tuple[frozenset[int], ...]:
 
 SHUT_SITES = {n: _shut_sites(n) for n in range(2, 6)}
 
+#: observation of a warehouse by colour code (shared dicts: observations are read-only)
+_WAREHOUSE_VIEW = tuple({"seat": code >> 1, "color": "neutral" if code & 1 else "main"} for code in range(10))
+
 # turn steps
 PRE, POST, SETTLE, CHOOSE, OVER = "pre_action", "post_action", "settle", "choose_start", "over"
 
@@ -106,7 +109,7 @@ class ECState:
         "money", "loc", "harbor", "hand", "sup_wh", "sup_neu", "sup_fort", "loan_owner", "loan_ext",
         "bonus", "bonus_left", "sites", "pictured", "forts", "harb", "pending1", "built", "reverse",
         "disp_d", "disp_l", "draw_d", "draw_l", "disc_d", "disc_l", "phase_end_pending", "settle",
-        "chooser", "version", "cache", "shut", "history", "maxocc",
+        "chooser", "version", "cache", "shut", "history", "maxocc", "obs_cache", "need_cache",
     )
 
     def copy(self) -> "ECState":
@@ -132,6 +135,8 @@ class ECState:
         s.chooser, s.version, s.cache, s.shut = self.chooser, self.version, None, self.shut
         s.history = list(self.history)
         s.maxocc = list(self.maxocc)
+        s.obs_cache = None
+        s.need_cache = None
         return s
 
 
@@ -424,8 +429,13 @@ class _Finisher:
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
-        self.need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-        self.min_need = min(self.need)
+        # Buying and sailing change neither the board nor the supply, and a seat's own harbour
+        # space counts as free on arrival, so the needs hold for the whole pre-action step.
+        cached = st.need_cache
+        if cached is None or cached[0] != p:
+            need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
+            cached = st.need_cache = (p, need, min(need))
+        self.need, self.min_need = cached[1], cached[2]
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
         self.one: dict[int, tuple[list, list]] = {}
@@ -542,6 +552,8 @@ class ElCapitan(Game):
         st.shut = SHUT_SITES[n]
         st.history = []
         st.maxocc = [0] * NCITY
+        st.obs_cache = None
+        st.need_cache = None
         return st
 
     def clone(self, state: ECState) -> ECState:
@@ -620,9 +632,10 @@ class ElCapitan(Game):
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
         if not st.first_turn[p] and not st.carded:
-            if any(st.loan_owner[i] < 0 for i in LOAN_SMALL):
+            owners = st.loan_owner
+            if -1 in owners[:18]:
                 acts.append({"type": "loan", "size": "small"})
-            if any(st.loan_owner[i] < 0 for i in LOAN_LARGE):
+            if -1 in owners[18:]:
                 acts.append({"type": "loan", "size": "large"})
         if not acts:
             acts.append({"type": "pass"})  # §6.4 safeguard
@@ -673,6 +686,8 @@ class ElCapitan(Game):
         st.version += 1
         st.cache = None
         t = action["type"]
+        if t != "buy" and t != "sail":
+            st.need_cache = None
         p = seat
         ev: list[Event] = []
         if t == "buy":
@@ -964,8 +979,17 @@ class ElCapitan(Game):
 
     # --- observation and outcome --------------------------------------------------------------
     def observe(self, state: ECState, seat: int | None) -> Observation:
-        """The same public view for every seat (§7, §9.1): only the draw-pile order is hidden."""
+        """The same public view for every seat (§7, §9.1): only the draw-pile order is hidden.
+
+        Built once per state version and shared between seats (a fresh top-level dict each call);
+        callers must not mutate nested parts."""
         st = state
+        cached = st.obs_cache
+        if cached is None or cached[0] != st.version:
+            cached = st.obs_cache = (st.version, self._observe(st))
+        return dict(cached[1])
+
+    def _observe(self, st: ECState) -> Observation:
         n = st.n
         to_move = self.to_move(st)
         players = []
@@ -988,16 +1012,14 @@ class ElCapitan(Game):
                 "first_turn": st.first_turn[p],
             })
         cities = {}
+        wh = _WAREHOUSE_VIEW
         for c in range(NCITY):
-            def wh(code: int) -> dict[str, Any]:
-                return {"seat": code >> 1, "color": "neutral" if code & 1 else "main"}
             cities[CITY_IDS[c]] = {
-                "sites": [wh(code) if code >= 0 else None for code in st.sites[c][1:]],
-                "pictured": [wh(code) for code in st.pictured[c]],
+                "sites": [wh[code] if code >= 0 else None for code in st.sites[c][1:]],
+                "pictured": [wh[code] for code in st.pictured[c]],
                 "fortresses": [f if f >= 0 else None for f in st.forts[c]],
                 "harbor": [h if h >= 0 else None for h in st.harb[c]],
                 "site1_pending": st.pending1[c], "reverse": st.reverse[c], "value_now": city_value(st, c),
-                "shut_down_sites": sorted(st.shut[c]),
             }
         obs: Observation = {
             "phase": st.phase, "round": st.round, "start_player": st.start, "to_move": to_move,

@@ -24,6 +24,7 @@ def touch(st) -> None:
     """Invalidate the legal-action cache after editing a state by hand."""
     st.version += 1
     st.cache = None
+    st.need_cache = None
 
 
 def fresh(n: int = 4, phase: int = 1, start: int = 0):
