@@ -706,3 +706,69 @@ def test_heuristic_plays_every_variant():
                     {"shares": True, "pitstop": True}):
         result = versus("top_race", ["heuristic", "random", "random"], games=12, seed=1, options=options)
         assert result["bots"]["heuristic"]["average_rank"] < result["bots"]["random"]["average_rank"]
+
+
+# --- copies, command line ------------------------------------------------------------------------------
+def test_clone_is_independent_and_replays_identically():
+    st = GAME.setup(4, 21, {"pitstop": True, "races": 1})
+    rng = random.Random(2)
+    for _ in range(60):
+        seat = GAME.to_move(st)
+        legal = GAME.legal_actions(st, seat)
+        GAME.apply(st, seat, legal[rng.randrange(len(legal))])
+    copy = GAME.clone(st)
+    before = json.dumps(GAME.observe(st, None), sort_keys=True)
+    r1, r2 = random.Random(9), random.Random(9)
+    while GAME.to_move(copy) is not None:
+        seat = GAME.to_move(copy)
+        legal = GAME.legal_actions(copy, seat)
+        GAME.apply(copy, seat, legal[r1.randrange(len(legal))])
+    assert json.dumps(GAME.observe(st, None), sort_keys=True) == before  # the original is untouched
+    while GAME.to_move(st) is not None:
+        seat = GAME.to_move(st)
+        legal = GAME.legal_actions(st, seat)
+        GAME.apply(st, seat, legal[r2.randrange(len(legal))])
+    assert GAME.outcome(st).to_dict() == GAME.outcome(copy).to_dict()
+
+
+def test_command_line_play_and_replay(tmp_path, capsys):
+    from engines.cli import main
+
+    log = tmp_path / "log.json"
+    assert main(["play", "--game", "top_race", "--bots", "heuristic", "random", "random", "--seed", "4",
+                 "--options", '{"tips": true, "races": 1}', "--log", str(log)]) == 0
+    assert main(["replay", str(log)]) == 0
+    assert "replay ok" in capsys.readouterr().out
+
+
+def test_participation_after_all_own_cars_finished():
+    owners = {"red": 0, "yellow": 1, "blue": 2, "black": 3, "purple": 1, "green": 2}
+    hands = [[1, 5], [2, 6], [3, 7], [4, 8]]
+    # basic game: seat 0 (red finished) drops out and is skipped, though it holds cards
+    st = race_state(pos={}, owners=owners, hands=hands)
+    finish_car(st, "red", 1)
+    start(st)
+    assert GAME.to_move(st) == 1
+    # Tips: seat 0 stays in and may play or pass; seats with cars on the track may not pass
+    st = race_state(pos={}, owners=owners, hands=hands, tips=True)
+    finish_car(st, "red", 1)
+    start(st)
+    assert GAME.to_move(st) == 0 and {"type": "pass"} in GAME.legal_actions(st, 0)
+    GAME.apply(st, 0, {"type": "pass"})
+    assert GAME.to_move(st) == 1 and {"type": "pass"} not in GAME.legal_actions(st, 1)
+
+
+def test_share_round_follows_each_complete_race_round():
+    st = race_state(n=3, pos={}, hands=[[1, 5, 9], [2, 6, 10], [3, 7, 11]], shares=True)
+    st.owner = [-1] * NCARS
+    start(st)
+    for seat in (0, 1, 2):
+        assert GAME.to_move(st) == seat and st.pending[0] == "turn"
+        GAME.apply(st, seat, GAME.legal_actions(st, seat)[0])
+        while st.pending[0] == "move":
+            GAME.apply(st, seat, GAME.legal_actions(st, seat)[0])
+    for seat in (0, 1, 2):
+        assert st.pending[0] == "trade" and GAME.to_move(st) == seat
+        GAME.apply(st, seat, {"type": "trade", "sell": ["red", "yellow"], "buy": ["green", "green"]})
+    assert all(h == [4, 4, 5, 5, 5, 7] for h in st.holdings)
+    assert st.pending[0] == "turn" and GAME.to_move(st) == 0
