@@ -1,0 +1,288 @@
+"""Alhambra grid geometry (rules §4.6, §5.2): legal cells, removals, swaps and the longest wall.
+
+An Alhambra is a dict ``cell -> tile id`` with the fountain (tile 0) at (0, 0). A cell is one int,
+``(x + OFFSET) * STRIDE + (y + OFFSET)``, so that a neighbour is one addition away (N +1, E +STRIDE,
+S -1, W -STRIDE). 55 tiles cannot reach the edge of that range. Both the rules and the heuristic bot
+use these functions.
+"""
+from __future__ import annotations
+
+from engines.alhambra.data import E, FOUNTAIN, N, S, TILE_WALLS, W
+
+OFFSET = 64
+STRIDE = 128
+ORIGIN = OFFSET * STRIDE + OFFSET
+
+# (direction bit, cell step, opposite direction bit)
+STEPS: tuple[tuple[int, int, int], ...] = ((N, 1, S), (E, STRIDE, W), (S, -1, N), (W, -STRIDE, E))
+# The 8 cells around a cell in circular order NW, N, NE, E, SE, S, SW, W (for the hole test P4).
+RING: tuple[int, ...] = (
+    -STRIDE + 1, 1, STRIDE + 1, STRIDE, STRIDE - 1, -1, -STRIDE - 1, -STRIDE,
+)
+
+
+def cell(x: int, y: int) -> int:
+    """The cell key of (x, y)."""
+    return (x + OFFSET) * STRIDE + (y + OFFSET)
+
+
+def xy(c: int) -> tuple[int, int]:
+    """The (x, y) of a cell key."""
+    return c // STRIDE - OFFSET, c % STRIDE - OFFSET
+
+
+def new_alhambra() -> dict[int, int]:
+    """An Alhambra holding only the fountain."""
+    return {ORIGIN: FOUNTAIN}
+
+
+def sides(alhambra: dict[int, int], c: int) -> tuple[int, int]:
+    """(occupied, walled): direction masks of the occupied neighbours of ``c`` and of those whose side
+    facing ``c`` carries a wall."""
+    occ = req = 0
+    for bit, step, opp in STEPS:
+        t = alhambra.get(c + step)
+        if t is not None:
+            occ |= bit
+            if TILE_WALLS[t] & opp:
+                req |= bit
+    return occ, req
+
+
+def ring_ok(alhambra: dict[int, int], c: int) -> bool:
+    """P4: the occupied cells around ``c`` form one contiguous arc, so filling ``c`` makes no hole."""
+    prev = (c + RING[7]) in alhambra
+    changes = 0
+    for step in RING:
+        cur = (c + step) in alhambra
+        if cur != prev:
+            changes += 1
+        prev = cur
+    return changes == 2
+
+
+def frontier(alhambra: dict[int, int]) -> list[tuple[int, int, int]]:
+    """Empty cells next to the Alhambra where some tile could go: (cell, occupied, walled) sorted by
+    cell; a tile with walls ``w`` fits iff ``w & occupied == walled`` and ``occupied & ~w`` (P1-P4)."""
+    seen = set()
+    out = []
+    get = alhambra.get
+    walls_of = TILE_WALLS
+    for c in alhambra:
+        for e in (c + 1, c + STRIDE, c - 1, c - STRIDE):
+            if e in alhambra or e in seen:
+                continue
+            seen.add(e)
+            # the ring NW, N, NE, E, SE, S, SW, W (inlined sides() and ring_ok() for speed)
+            tn, te, ts, tw = get(e + 1), get(e + STRIDE), get(e - 1), get(e - STRIDE)
+            ring = ((e - STRIDE + 1) in alhambra, tn is not None, (e + STRIDE + 1) in alhambra,
+                    te is not None, (e + STRIDE - 1) in alhambra, ts is not None,
+                    (e - STRIDE - 1) in alhambra, tw is not None)
+            prev = ring[7]
+            changes = 0
+            for cur in ring:
+                if cur != prev:
+                    changes += 1
+                prev = cur
+            if changes != 2:
+                continue
+            occ = req = 0
+            if tn is not None:
+                occ = N
+                if walls_of[tn] & S:
+                    req = N
+            if te is not None:
+                occ |= E
+                if walls_of[te] & W:
+                    req |= E
+            if ts is not None:
+                occ |= S
+                if walls_of[ts] & N:
+                    req |= S
+            if tw is not None:
+                occ |= W
+                if walls_of[tw] & E:
+                    req |= W
+            if occ & ~req:  # an open side towards the Alhambra is possible at all
+                out.append((e, occ, req))
+    out.sort()
+    return out
+
+
+def fits(walls: int, occ: int, req: int) -> bool:
+    """P2 + P3 for a tile with ``walls`` at a cell with the given neighbour masks."""
+    return (walls & occ) == req and bool(occ & ~walls)
+
+
+def can_place(alhambra: dict[int, int], c: int, tile: int) -> bool:
+    """P0-P4: may ``tile`` be placed on the empty cell ``c``?"""
+    if c in alhambra:
+        return False
+    occ, req = sides(alhambra, c)
+    if not occ:
+        return False
+    return fits(TILE_WALLS[tile], occ, req) and ring_ok(alhambra, c)
+
+
+def reachable(alhambra: dict[int, int], without: int | None = None) -> int:
+    """How many tiles are reachable from the fountain by passable steps (ignoring cell ``without``)."""
+    seen = {ORIGIN}
+    stack = [ORIGIN]
+    while stack:
+        c = stack.pop()
+        walls = TILE_WALLS[alhambra[c]]
+        for bit, step, opp in STEPS:
+            if walls & bit:
+                continue
+            e = c + step
+            if e == without or e in seen:
+                continue
+            t = alhambra.get(e)
+            if t is not None and not TILE_WALLS[t] & opp:
+                seen.add(e)
+                stack.append(e)
+    return len(seen)
+
+
+def can_remove(alhambra: dict[int, int], c: int) -> bool:
+    """R1 + R2: may the tile on ``c`` go to the reserve (never the fountain)?"""
+    if c == ORIGIN or c not in alhambra:
+        return False
+    occ, _ = sides(alhambra, c)
+    if occ == 15:  # R1: the cell would become a hole
+        return False
+    if occ & (occ - 1) == 0:  # a single neighbour: nothing hangs on this tile
+        return True
+    return reachable(alhambra, c) == len(alhambra) - 1
+
+
+def removable(alhambra: dict[int, int]) -> list[int]:
+    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1) and
+    not a cut vertex of the passable graph (R2), found in one depth-first search (Tarjan)."""
+    walls_of = {c: TILE_WALLS[t] for c, t in alhambra.items()}
+    adj: dict[int, list[int]] = {}
+    for c, walls in walls_of.items():
+        out = []
+        for bit, step, opp in STEPS:
+            if not walls & bit:
+                w = walls_of.get(c + step)
+                if w is not None and not w & opp:
+                    out.append(c + step)
+        adj[c] = out
+    order = {ORIGIN: 0}
+    low = {ORIGIN: 0}
+    cut = set()
+    stack = [(ORIGIN, iter(adj[ORIGIN]))]
+    while stack:
+        c, it = stack[-1]
+        for e in it:
+            if e not in order:
+                order[e] = low[e] = len(order)
+                stack.append((e, iter(adj[e])))
+                break
+            low[c] = min(low[c], order[e])
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                low[parent] = min(low[parent], low[c])
+                if low[c] >= order[parent] and parent != ORIGIN:
+                    cut.add(parent)
+    out = []
+    for c in sorted(alhambra):
+        if c == ORIGIN or c in cut:
+            continue
+        if (c + 1 in alhambra and c - 1 in alhambra and c + STRIDE in alhambra
+                and c - STRIDE in alhambra):
+            continue
+        out.append(c)
+    return out
+
+
+def can_swap(alhambra: dict[int, int], c: int, tile: int) -> bool:
+    """May reserve ``tile`` take the cell ``c`` of an Alhambra tile (L2 against every neighbour)?"""
+    if c == ORIGIN or c not in alhambra:
+        return False
+    occ, req = sides(alhambra, c)
+    return (TILE_WALLS[tile] & occ) == req
+
+
+def is_legal(alhambra: dict[int, int]) -> bool:
+    """L1-L4 checked from scratch (for tests and assertions; the engine keeps it by construction)."""
+    if alhambra.get(ORIGIN) != FOUNTAIN:
+        return False
+    for c, t in alhambra.items():
+        walls = TILE_WALLS[t]
+        for bit, step, opp in STEPS:
+            u = alhambra.get(c + step)
+            if u is not None and bool(walls & bit) != bool(TILE_WALLS[u] & opp):
+                return False
+    if reachable(alhambra) != len(alhambra):
+        return False
+    xs = [xy(c) for c in alhambra]
+    x0, x1 = min(p[0] for p in xs) - 1, max(p[0] for p in xs) + 1
+    y0, y1 = min(p[1] for p in xs) - 1, max(p[1] for p in xs) + 1
+    outside = {(x0, y0)}
+    stack = [(x0, y0)]
+    while stack:
+        x, y = stack.pop()
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if x0 <= nx <= x1 and y0 <= ny <= y1 and (nx, ny) not in outside and cell(nx, ny) not in alhambra:
+                outside.add((nx, ny))
+                stack.append((nx, ny))
+    empties = (x1 - x0 + 1) * (y1 - y0 + 1) - len(alhambra)
+    return len(outside) == empties
+
+
+def outer_walls(alhambra: dict[int, int]) -> list[tuple[int, int]]:
+    """Outer wall segments (cell, side bit): a walled side whose neighbouring cell is empty."""
+    out = []
+    for c, t in alhambra.items():
+        walls = TILE_WALLS[t]
+        if walls:
+            for bit, step, _opp in STEPS:
+                if walls & bit and (c + step) not in alhambra:
+                    out.append((c, bit))
+    return out
+
+
+def wall_lengths(alhambra: dict[int, int]) -> list[int]:
+    """Lengths of the walls (segments joined when their edges share an end point), longest first."""
+    parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def find(p: tuple[int, int]) -> tuple[int, int]:
+        root = p
+        while parent[root] != root:
+            root = parent[root]
+        while parent[p] != root:
+            parent[p], p = root, parent[p]
+        return root
+
+    segments = []
+    for c, bit in outer_walls(alhambra):
+        x, y = xy(c)
+        if bit == N:
+            a, b = (x, y + 1), (x + 1, y + 1)
+        elif bit == S:
+            a, b = (x, y), (x + 1, y)
+        elif bit == E:
+            a, b = (x + 1, y), (x + 1, y + 1)
+        else:
+            a, b = (x, y), (x, y + 1)
+        parent.setdefault(a, a)
+        parent.setdefault(b, b)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+        segments.append(a)
+    counts: dict[tuple[int, int], int] = {}
+    for a in segments:
+        r = find(a)
+        counts[r] = counts.get(r, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
+def longest_wall(alhambra: dict[int, int]) -> int:
+    """Length of the longest outer wall (§5.2), 0 without outer walls."""
+    lengths = wall_lengths(alhambra)
+    return lengths[0] if lengths else 0

@@ -1,0 +1,761 @@
+"""Alhambra (Dirk Henn, 2003) for 2-6 seats: state, legal actions, turn flow and scoring.
+
+Sections (§) refer to the rules file. Actions (§9.2, with the house key ``type`` instead of ``kind``):
+
+    {"type": "take_money", "cards": [14, 57]}              money-card ids, ascending
+    {"type": "buy", "slot": 3, "pay": [7, 4]}              card values, descending
+    {"type": "redesign_place", "tile": 17, "x": 1, "y": 0}
+    {"type": "redesign_remove", "tile": 17}
+    {"type": "redesign_swap", "tile": 17, "replaces": 23}  reserve tile -> cell of an Alhambra tile
+    {"type": "place", "tile": 17, "to": "alhambra", "x": 1, "y": 0}
+    {"type": "place", "tile": 17, "to": "reserve"}
+    {"type": "place", "tile": 17, "to": "dirk"}            2 players, bought tiles only
+    {"type": "pass"}                                       only when the money market is empty
+
+Money card ``id``: currency ``id // 27``, value ``(id % 27) // 3 + 1`` (data.py).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from engines.alhambra import geometry as geo
+from engines.alhambra.data import (
+    ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
+    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, OPEN_MONEY, PILES, POINTS,
+    SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
+    money_deck,
+)
+from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+
+ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placement", "over"
+PASS: Action = {"type": "pass"}
+
+
+class SeatCache:
+    """Derived facts about one Alhambra, rebuilt lazily after it changes."""
+
+    __slots__ = ("frontier", "removable", "swap_cells", "longest_wall")
+
+    def __init__(self) -> None:
+        self.frontier: list[tuple[int, int, int]] | None = None
+        self.removable: list[int] | None = None
+        self.swap_cells: list[tuple[int, int, int]] | None = None
+        self.longest_wall: int | None = None
+
+
+class AlhambraState:
+    """Everything about one game. Lists of ids; Alhambras are dicts cell -> tile (geometry.py)."""
+
+    __slots__ = (
+        "n", "rng", "max_turns", "open_money", "all_payments",
+        "bag", "market", "money_market", "deck", "discard",
+        "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
+        "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
+        "awards", "cache",
+    )
+
+    def seat_cache(self, seat: int) -> SeatCache:
+        c = self.cache[seat]
+        if c is None:
+            c = self.cache[seat] = SeatCache()
+        return c
+
+    def changed(self, seat: int) -> None:
+        """Seat's Alhambra changed: drop its derived facts."""
+        self.cache[seat] = None
+
+
+def _tiles_out(alhambra: dict[int, int]) -> list[dict[str, int]]:
+    out = []
+    for c in sorted(alhambra):
+        x, y = geo.xy(c)
+        out.append({"tile": alhambra[c], "x": x, "y": y})
+    return out
+
+
+class Alhambra(Game):
+    id = "alhambra"
+    name = "Alhambra"
+    min_players = 2
+    max_players = 6
+    default_options = {"max_turns": MAX_TURNS, "open_money": OPEN_MONEY, "all_payments": ALL_PAYMENTS}
+
+    # ------------------------------------------------------------------------------------ setup
+    def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> AlhambraState:
+        """§3: bag, market, Dirk (2 players), money deal, start player, scoring cards in piles 2 and 4."""
+        self.check_players(num_players)
+        opts = self.options(options)
+        n = num_players
+        s = AlhambraState()
+        s.n = n
+        s.rng = rng = random.Random(seed)
+        s.max_turns = int(opts["max_turns"])
+        s.open_money = bool(opts["open_money"])
+        s.all_payments = bool(opts["all_payments"])
+        s.alhambras = [geo.new_alhambra() for _ in range(n)]
+        s.reserves = [[] for _ in range(n)]
+        s.scores = [0] * n
+        s.hands = [[] for _ in range(n)]
+        s.cache = [None] * n
+        # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
+        s.bag = list(BUILDING_TILES)
+        rng.shuffle(s.bag)
+        s.market = [s.bag.pop(0) for _ in range(4)]
+        s.dirk = [s.bag.pop(0) for _ in range(DIRK_START_TILES)] if n == 2 else None
+        s.dirk_score = 0
+        # step 5-6: shuffle the money, deal each seat face up until its total reaches 20
+        deck = money_deck(n)
+        rng.shuffle(deck)
+        pos = 0
+        for seat in range(n):
+            total = 0
+            while total < START_MONEY:
+                card = deck[pos]
+                pos += 1
+                s.hands[seat].append(card)
+                total += CARD_VALUE[card]
+            s.hands[seat].sort()
+        # step 7: fewest cards, then lowest total, then [HOUSE] seeded random (the seed: "the youngest")
+        keys = [(len(h), sum(CARD_VALUE[c] for c in h)) for h in s.hands]
+        best = min(keys)
+        tied = [seat for seat in range(n) if keys[seat] == best]
+        s.active = tied[0] if len(tied) == 1 else rng.choice(tied)
+        # step 8: the money market
+        s.money_market = sorted(deck[pos:pos + MARKET_MONEY])
+        pos += MARKET_MONEY
+        # step 9: A somewhere in pile 2, B somewhere in pile 4 (uniform gap; piles by floor(k*N/5))
+        rest = deck[pos:]
+        size = len(rest)
+        bounds = [k * size // PILES for k in range(PILES + 1)]
+        gap_a = rng.randint(0, bounds[2] - bounds[1])
+        gap_b = rng.randint(0, bounds[4] - bounds[3])
+        a, b = bounds[1] + gap_a, bounds[3] + gap_b
+        s.deck = rest[:a] + [SCORING_A] + rest[a:b] + [SCORING_B] + rest[b:]
+        s.discard = []
+        s.phase = ACTION
+        s.turn = 0
+        s.held = []
+        s.scoring_done = []
+        s.pending = []
+        s.game_end = False
+        s.ended_by = None
+        s.awards = []
+        return s
+
+    def clone(self, state: AlhambraState) -> AlhambraState:
+        s = AlhambraState()
+        s.n = state.n
+        s.rng = random.Random()
+        s.rng.setstate(state.rng.getstate())
+        s.max_turns, s.open_money, s.all_payments = state.max_turns, state.open_money, state.all_payments
+        s.bag = list(state.bag)
+        s.market = list(state.market)
+        s.money_market = list(state.money_market)
+        s.deck = list(state.deck)
+        s.discard = list(state.discard)
+        s.hands = [list(h) for h in state.hands]
+        s.alhambras = [dict(a) for a in state.alhambras]
+        s.reserves = [list(r) for r in state.reserves]
+        s.scores = list(state.scores)
+        s.dirk = list(state.dirk) if state.dirk is not None else None
+        s.dirk_score = state.dirk_score
+        s.phase, s.active, s.turn = state.phase, state.active, state.turn
+        s.held = list(state.held)
+        s.scoring_done = list(state.scoring_done)
+        s.pending = list(state.pending)
+        s.game_end, s.ended_by = state.game_end, state.ended_by
+        s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
+        s.cache = [None] * state.n
+        return s
+
+    # -------------------------------------------------------------------------------- turn order
+    def to_move(self, state: AlhambraState) -> int | None:
+        phase = state.phase
+        if phase is OVER:
+            return None
+        if phase is FINAL_PLACEMENT:
+            return state.awards[0][0]
+        return state.active
+
+    # ----------------------------------------------------------------------------- legal actions
+    def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
+        if seat != self.to_move(state):
+            return []
+        return self._legal(state, seat)
+
+    def _legal(self, s: AlhambraState, seat: int) -> list[Action]:
+        phase = s.phase
+        if phase is PLACEMENT:
+            return self._place_actions(s, seat, s.held, s.n == 2)
+        if phase is FINAL_PLACEMENT:
+            return self._place_actions(s, seat, s.awards[0][1], False)
+        acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
+        hand = s.hands[seat]
+        market = s.market
+        for i in range(4):
+            tile = market[i]
+            if tile is None:
+                continue
+            slot = i + 1
+            currency = SLOT_CURRENCY[slot]
+            values = [CARD_VALUE[c] for c in hand if CARD_CURRENCY[c] == currency]
+            price = TILE_PRICE[tile]
+            if sum(values) < price:
+                continue
+            values.sort(reverse=True)
+            for pay in payments(values, price, s.all_payments):
+                acts.append({"type": "buy", "slot": slot, "pay": pay})
+        reserve = s.reserves[seat]
+        if reserve:
+            distinct = _distinct(reserve)
+            cache = s.seat_cache(seat)
+            front = cache.frontier
+            if front is None:
+                front = cache.frontier = geo.frontier(s.alhambras[seat])
+            for tile in distinct:
+                walls = TILE_WALLS[tile]
+                for c, occ, req in front:
+                    if (walls & occ) == req and occ & ~walls:
+                        x, y = geo.xy(c)
+                        acts.append({"type": "redesign_place", "tile": tile, "x": x, "y": y})
+        alhambra = s.alhambras[seat]
+        if len(alhambra) > 1:
+            cache = s.seat_cache(seat)
+            rem = cache.removable
+            if rem is None:
+                rem = cache.removable = [alhambra[c] for c in geo.removable(alhambra)]
+            for tile in rem:
+                acts.append({"type": "redesign_remove", "tile": tile})
+            if reserve:
+                cells = cache.swap_cells
+                if cells is None:
+                    cells = cache.swap_cells = [
+                        (alhambra[c],) + geo.sides(alhambra, c) for c in sorted(alhambra) if c != geo.ORIGIN
+                    ]
+                for tile in distinct:
+                    walls = TILE_WALLS[tile]
+                    for there, occ, req in cells:
+                        if (walls & occ) == req:
+                            acts.append({"type": "redesign_swap", "tile": tile, "replaces": there})
+        if not s.money_market:
+            acts.append(PASS.copy())  # §4.5 [HOUSE]: only when there is no money to take
+        return acts
+
+    @staticmethod
+    def take_money_actions(money_market: list[int]) -> list[Action]:
+        """§4.2/§9.3: one card, or 2+ cards summing to at most 5; equal cards give one action.
+
+        ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
+        """
+        key = tuple(c // 3 for c in money_market)  # (currency, value) classes, in id order
+        picks = _TAKE_MEMO.get(key)
+        if picks is None:
+            picks = _take_picks(key)
+            if len(_TAKE_MEMO) > 200_000:
+                _TAKE_MEMO.clear()
+            _TAKE_MEMO[key] = picks
+        return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in picks]
+
+    def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
+        cache = s.seat_cache(seat)
+        front = cache.frontier
+        if front is None:
+            front = cache.frontier = geo.frontier(s.alhambras[seat])
+        acts: list[Action] = []
+        for tile in tiles:
+            walls = TILE_WALLS[tile]
+            for c, occ, req in front:
+                if (walls & occ) == req and occ & ~walls:
+                    x, y = geo.xy(c)
+                    acts.append({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y})
+            acts.append({"type": "place", "tile": tile, "to": "reserve"})
+            if dirk:
+                acts.append({"type": "place", "tile": tile, "to": "dirk"})
+        return acts
+
+    # ------------------------------------------------------------------------------------ apply
+    def apply(self, state: AlhambraState, seat: int, action: Action) -> list[Event]:
+        s = state
+        if s.phase is OVER:
+            raise IllegalAction("§5.3 end of game", "the game is over")
+        if seat != self.to_move(s):
+            raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
+        if not self._is_legal(s, seat, action):
+            raise self._refusal(s, seat, action)
+        kind = action["type"]
+        if kind == "take_money":
+            return self._take_money(s, seat, action["cards"])
+        if kind == "buy":
+            return self._buy(s, seat, action["slot"], action["pay"])
+        if kind == "place":
+            return self._place(s, seat, action)
+        if kind == "pass":
+            return self._end_action(s, [{"type": "pass", "seat": seat}])
+        return self._redesign(s, seat, action)
+
+    def _is_legal(self, s: AlhambraState, seat: int, action: Any) -> bool:
+        """Exactly ``action in legal_actions(s, seat)``, checked without building the whole list."""
+        if type(action) is not dict:
+            return False
+        kind = action.get("type")
+        if s.phase is not ACTION:
+            if kind != "place":
+                return False
+            tiles = s.held if s.phase is PLACEMENT else s.awards[0][1]
+            tile = action.get("tile")
+            if type(tile) is not int or tile not in tiles:
+                return False
+            to = action.get("to")
+            if to == "alhambra":
+                x, y = action.get("x"), action.get("y")
+                return (type(x) is int and type(y) is int and len(action) == 5
+                        and geo.can_place(s.alhambras[seat], geo.cell(x, y), tile))
+            if to == "reserve" or (to == "dirk" and s.n == 2 and s.phase is PLACEMENT):
+                return len(action) == 3
+            return False
+        if kind == "take_money":
+            return bool(s.money_market) and action in self.take_money_actions(s.money_market)
+        if kind == "buy":
+            slot = action.get("slot")
+            if type(slot) is not int or not 1 <= slot <= 4 or s.market[slot - 1] is None or len(action) != 3:
+                return False
+            currency = SLOT_CURRENCY[slot]
+            values = sorted((CARD_VALUE[c] for c in s.hands[seat] if CARD_CURRENCY[c] == currency), reverse=True)
+            return action.get("pay") in payments(values, TILE_PRICE[s.market[slot - 1]], s.all_payments)
+        if kind == "pass":
+            return not s.money_market and len(action) == 1
+        tile = action.get("tile")
+        alhambra = s.alhambras[seat]
+        if kind == "redesign_remove":
+            if len(action) != 2 or type(tile) is not int or tile == 0:
+                return False
+            c = _find_cell(alhambra, tile)
+            return c is not None and c in geo.removable(alhambra)
+        if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int \
+                or tile not in _distinct(s.reserves[seat]):
+            return False
+        if kind == "redesign_place":
+            x, y = action.get("x"), action.get("y")
+            return (type(x) is int and type(y) is int and len(action) == 4
+                    and geo.can_place(alhambra, geo.cell(x, y), tile))
+        there = action.get("replaces")
+        if len(action) != 3 or type(there) is not int or there == 0:
+            return False
+        c = _find_cell(alhambra, there)
+        return c is not None and geo.can_swap(alhambra, c, tile)
+
+    def _take_money(self, s: AlhambraState, seat: int, cards: list[int]) -> list[Event]:
+        market = s.money_market
+        for c in cards:
+            market.remove(c)
+        hand = s.hands[seat]
+        hand.extend(cards)
+        hand.sort()
+        return self._end_action(s, [{"type": "take_money", "seat": seat, "cards": list(cards)}])
+
+    def _buy(self, s: AlhambraState, seat: int, slot: int, pay: list[int]) -> list[Event]:
+        currency = SLOT_CURRENCY[slot]
+        hand = s.hands[seat]
+        paid = []
+        for value in pay:
+            base = 27 * currency + 3 * (value - 1)  # lowest id of that (currency, value) first
+            for card in hand:
+                if base <= card < base + 3:
+                    hand.remove(card)
+                    paid.append(card)
+                    break
+        s.discard.extend(paid)
+        tile = s.market[slot - 1]
+        s.market[slot - 1] = None
+        s.held.append(tile)
+        exact = sum(pay) == TILE_PRICE[tile]
+        events = [{"type": "buy", "seat": seat, "slot": slot, "tile": tile, "paid": paid, "exact": exact}]
+        if exact:
+            return events  # §4.1: an exact payment gives another action
+        return self._end_action(s, events)
+
+    def _redesign(self, s: AlhambraState, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        tile = action["tile"]
+        alhambra = s.alhambras[seat]
+        reserve = s.reserves[seat]
+        if kind == "redesign_place":
+            reserve.remove(tile)
+            alhambra[geo.cell(action["x"], action["y"])] = tile
+        elif kind == "redesign_remove":
+            c = _cell_of(alhambra, tile)
+            del alhambra[c]
+            reserve.append(tile)
+        else:
+            c = _cell_of(alhambra, action["replaces"])
+            reserve.remove(tile)
+            reserve.append(action["replaces"])
+            alhambra[c] = tile
+        reserve.sort()
+        s.changed(seat)
+        event = dict(action)
+        event["seat"] = seat
+        return self._end_action(s, [event])
+
+    def _place(self, s: AlhambraState, seat: int, action: Action) -> list[Event]:
+        tile = action["tile"]
+        to = action["to"]
+        if to == "alhambra":
+            s.alhambras[seat][geo.cell(action["x"], action["y"])] = tile
+            s.changed(seat)
+        elif to == "reserve":
+            s.reserves[seat].append(tile)
+            s.reserves[seat].sort()
+        else:
+            s.dirk.append(tile)
+        event = dict(action)
+        event["seat"] = seat
+        events = [event]
+        if s.phase is PLACEMENT:
+            s.held.remove(tile)
+            if not s.held:
+                self._end_of_turn(s, events)
+        else:
+            award = s.awards[0]
+            award[1].remove(tile)
+            if not award[1]:
+                s.awards.pop(0)
+                if not s.awards:
+                    self._finish(s, events)
+        return events
+
+    def _end_action(self, s: AlhambraState, events: list[Event]) -> list[Event]:
+        """The action phase is over: placement of held tiles, or straight to the end of the turn."""
+        if s.held:
+            s.phase = PLACEMENT
+        else:
+            self._end_of_turn(s, events)
+        return events
+
+    # ------------------------------------------------------------------------------ end of turn
+    def _draw_money(self, s: AlhambraState, events: list[Event]) -> int | None:
+        """The next card of the deck (§4.1 step 3.1), reshuffling the discard pile when needed."""
+        if not s.deck:
+            if not s.discard:
+                return None
+            s.deck = s.discard
+            s.discard = []
+            s.rng.shuffle(s.deck)
+            events.append({"type": "reshuffle", "cards": len(s.deck)})
+        return s.deck.pop(0)
+
+    def _end_of_turn(self, s: AlhambraState, events: list[Event]) -> None:
+        """§4.1 step 3: refill money, refill buildings, resolve scoring, next seat or game end."""
+        market = s.money_market
+        drawn = []
+        while len(market) < MARKET_MONEY:
+            card = self._draw_money(s, events)
+            if card is None:
+                break
+            if card >= SCORING_A:
+                r = 1 if card == SCORING_A else 2
+                s.pending.append(r)
+                events.append({"type": "scoring_card", "round": r})
+                continue
+            market.append(card)
+            drawn.append(card)
+        market.sort()
+        filled = {}
+        for i in range(4):
+            if s.market[i] is None:
+                if s.bag:
+                    s.market[i] = s.bag.pop(0)
+                    filled[str(i + 1)] = s.market[i]
+                else:
+                    s.game_end = True
+        events.append({"type": "refill", "money": drawn, "buildings": filled})
+        if s.pending:
+            for r in sorted(s.pending):
+                self._score(s, r, events)
+            s.pending = []
+        s.turn += 1
+        s.phase = ACTION
+        if s.game_end or s.turn >= s.max_turns:
+            s.ended_by = "bag" if s.game_end else "max_turns"
+            self._game_end(s, events)
+        else:
+            s.active = (s.active + 1) % s.n
+
+    def _score(self, s: AlhambraState, r: int, events: list[Event]) -> None:
+        """§5.1 scoring round ``r``: majorities per type (Dirk included), then walls for seats."""
+        gained, dirk_gained, walls = score_round(r, [self.type_counts(s.alhambras[i]) for i in range(s.n)],
+                                                 _counts_of(s.dirk) if s.dirk is not None else None,
+                                                 [self.longest_wall(s, i) for i in range(s.n)])
+        for i in range(s.n):
+            s.scores[i] += gained[i]
+        s.dirk_score += dirk_gained
+        s.scoring_done.append(r)
+        event: Event = {"type": "scoring", "round": r, "points": gained, "walls": walls}
+        if s.dirk is not None:
+            event["dirk"] = dirk_gained
+            # §6: Dirk's tiles after rounds 1 and 2 (bag counted after this turn's refill)
+            take = min(DIRK_ROUND1_TILES, len(s.bag)) if r == 1 else (len(s.bag) // 3 if r == 2 else 0)
+            new = s.bag[:take]
+            del s.bag[:take]
+            s.dirk.extend(new)
+            event["dirk_tiles"] = new
+        events.append(event)
+
+    def _game_end(self, s: AlhambraState, events: list[Event]) -> None:
+        """§5.3: leftover market tiles to the richest seat in each currency, final placement, round 3."""
+        gifts: dict[int, list[int]] = {}
+        for i in range(4):
+            tile = s.market[i]
+            if tile is None:
+                continue
+            currency = SLOT_CURRENCY[i + 1]
+            totals = [sum(CARD_VALUE[c] for c in h if CARD_CURRENCY[c] == currency) for h in s.hands]
+            top = max(totals)
+            if totals.count(top) == 1:
+                seat = totals.index(top)
+                s.market[i] = None
+                gifts.setdefault(seat, []).append(tile)
+                events.append({"type": "award", "slot": i + 1, "tile": tile, "seat": seat})
+        order = [(s.active + 1 + k) % s.n for k in range(s.n)]
+        s.awards = [[seat, gifts[seat]] for seat in order if seat in gifts]
+        if s.awards:
+            s.phase = FINAL_PLACEMENT
+        else:
+            self._finish(s, events)
+
+    def _finish(self, s: AlhambraState, events: list[Event]) -> None:
+        self._score(s, 3, events)
+        s.phase = OVER
+        events.append({"type": "game_over", "scores": list(s.scores)})
+
+    # ------------------------------------------------------------------------------ derived facts
+    @staticmethod
+    def type_counts(alhambra: dict[int, int]) -> list[int]:
+        """Buildings per type id (index 0 unused) in an Alhambra."""
+        return _counts_of(alhambra.values())
+
+    def longest_wall(self, s: AlhambraState, seat: int) -> int:
+        cache = s.seat_cache(seat)
+        if cache.longest_wall is None:
+            cache.longest_wall = geo.longest_wall(s.alhambras[seat])
+        return cache.longest_wall
+
+    # ------------------------------------------------------------------------------ refusals
+    def _refusal(self, s: AlhambraState, seat: int, action: Any) -> IllegalAction:
+        """The most specific rule an action outside the legal list breaks."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in ("take_money", "buy", "redesign_place", "redesign_remove", "redesign_swap", "place", "pass"):
+            return IllegalAction("§9.2 actions", f"unknown action {action!r}")
+        if s.phase is not ACTION and kind != "place":
+            return IllegalAction("§4.1 phases", f"{kind} is not allowed in the {s.phase} phase: place the held tiles")
+        if s.phase is ACTION and kind == "place":
+            return IllegalAction("§4.1 phases", "tiles are placed only at the end of the turn (placement phase)")
+        if kind == "take_money":
+            return IllegalAction("§4.2 take money", "take one card, or several whose values add up to at most 5, "
+                                 f"from the money market {s.money_market}")
+        if kind == "buy":
+            return IllegalAction("§4.3 buy", "pay a tile on the market with cards of its slot's currency, at least its "
+                                 "price, no card more than needed")
+        if kind == "pass":
+            return IllegalAction("§4.5 pass", "pass is allowed only when the money market is empty")
+        if kind == "redesign_remove":
+            return IllegalAction("§4.6 removing", "that tile cannot be removed (fountain, hole or unreachable tiles)")
+        if kind == "redesign_swap":
+            return IllegalAction("§4.6 swapping", "the reserve tile does not match that cell's neighbours")
+        if kind == "place" and action.get("to") == "dirk":
+            return IllegalAction("§6 two players", "only a bought tile in a 2-player game may go to Dirk")
+        tile = action.get("tile")
+        mine = s.reserves[seat] if kind == "redesign_place" else (s.held if s.phase is PLACEMENT else s.awards[0][1])
+        if tile not in mine:
+            where = "reserve" if kind == "redesign_place" else "held tiles"
+            return IllegalAction("§4.4 redesign" if kind == "redesign_place" else "§4.1 placement",
+                                 f"tile {tile} is not among your {where}")
+        return IllegalAction("§4.6 placing", "that cell breaks the building rules (contact, matching sides, "
+                             "reachability from the fountain, no holes)")
+
+    # ------------------------------------------------------------------------------ views
+    def observe(self, state: AlhambraState, seat: int | None) -> Observation:
+        s = state
+        players = []
+        for i in range(s.n):
+            counts = self.type_counts(s.alhambras[i])
+            p: dict[str, Any] = {
+                "seat": i,
+                "score": s.scores[i],
+                "alhambra": _tiles_out(s.alhambras[i]),
+                "reserve": list(s.reserves[i]),
+                "hand_count": len(s.hands[i]),
+                "longest_wall": self.longest_wall(s, i),
+                "type_counts": counts[1:],
+            }
+            if i == seat or s.open_money:
+                p["hand"] = list(s.hands[i])
+            players.append(p)
+        obs: Observation = {
+            "seat": seat,
+            "n_seats": s.n,
+            "phase": s.phase,
+            "active_seat": s.active,
+            "to_move": self.to_move(s),
+            "turn_number": s.turn,
+            "max_turns": s.max_turns,
+            "building_market": {str(i + 1): s.market[i] for i in range(4)},
+            "money_market": list(s.money_market),
+            "bag_count": len(s.bag),
+            "deck_count": len(s.deck),
+            "discard": list(s.discard),
+            "scoring_done": list(s.scoring_done),
+            "players": players,
+            "held_this_turn": list(s.held),
+            "awarded_to_place": [[seat_, list(t)] for seat_, t in s.awards],
+        }
+        if s.dirk is not None:
+            obs["dirk"] = {"tiles": sorted(s.dirk), "score": s.dirk_score,
+                           "type_counts": _counts_of(s.dirk)[1:]}
+        return obs
+
+    def outcome(self, state: AlhambraState) -> Outcome:
+        s = state
+        detail: dict[str, Any] = {
+            "turns": s.turn,
+            "ended_by": s.ended_by,
+            "longest_wall": [self.longest_wall(s, i) for i in range(s.n)],
+            "scoring_rounds": list(s.scoring_done),
+        }
+        if s.dirk is not None:
+            detail["dirk_score"] = s.dirk_score
+        return Outcome(ranks_from_keys(s.scores), [float(x) for x in s.scores], detail)
+
+    def describe_action(self, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "take_money":
+            return "take " + ", ".join(_card_text(c) for c in action["cards"])
+        if kind == "buy":
+            cur = CURRENCY_NAMES[SLOT_CURRENCY[action["slot"]]]
+            return f"buy slot {action['slot']} paying {'+'.join(map(str, action['pay']))} {cur}"
+        return super().describe_action(action)
+
+
+# ---------------------------------------------------------------------------------- helpers
+_TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+_PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+
+
+def _take_picks(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes."""
+    m = len(classes)
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for mask in range(1, 1 << m):
+        pick = tuple(i for i in range(m) if mask >> i & 1)
+        if len(pick) > 1 and sum(classes[i] % 9 + 1 for i in pick) > TAKE_MONEY_LIMIT:
+            continue
+        key = tuple(classes[i] for i in pick)
+        old = found.get(key)
+        if old is None or pick < old:
+            found[key] = pick
+    return sorted(found.values(), key=lambda p: (len(p), p))
+
+
+def payments(values: list[int], price: int, every: bool = False) -> list[list[int]]:
+    """Multisets of ``values`` (sorted descending) worth at least ``price``, each sorted descending.
+
+    Minimal ones only (§4.3: ``sum - min < price``) unless ``every``; deterministic order.
+    """
+    key = (tuple(values), price, every)
+    found = _PAY_MEMO.get(key)
+    if found is None:
+        found = _payments(values, price, every)
+        if len(_PAY_MEMO) > 200_000:
+            _PAY_MEMO.clear()
+        _PAY_MEMO[key] = found
+    return [list(p) for p in found]
+
+
+def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
+    distinct = sorted(set(values), reverse=True)
+    have = {v: values.count(v) for v in distinct}
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def walk(start: int, total: int) -> None:
+        for k in range(start, len(distinct)):
+            v = distinct[k]
+            if chosen.count(v) >= have[v]:
+                continue
+            chosen.append(v)
+            if total + v >= price:
+                out.append(tuple(chosen))
+                if every:
+                    walk(k, total + v)
+            else:
+                walk(k, total + v)
+            chosen.pop()
+
+    walk(0, 0)
+    return out
+
+
+def score_round(r: int, seat_counts: list[list[int]], dirk_counts: list[int] | None,
+                walls: list[int]) -> tuple[list[int], int, list[int]]:
+    """Points of scoring round ``r`` (§5.1): (per seat, Dirk, wall points per seat).
+
+    Tied scorers add the values of the places they occupy, split equally, rounded down; scorers with
+    no building of a type take no place.
+    """
+    n = len(seat_counts)
+    scorers = list(seat_counts) + ([dirk_counts] if dirk_counts is not None else [])
+    gained = [0] * len(scorers)
+    for t in BUILDING_TYPES:
+        table = POINTS[t][r - 1]
+        counts = sorted({c[t] for c in scorers if c[t] > 0}, reverse=True)
+        place = 0
+        for count in counts:
+            group = [i for i, c in enumerate(scorers) if c[t] == count]
+            pot = sum(table[place + k] for k in range(len(group)) if place + k < len(table))
+            for i in group:
+                gained[i] += pot // len(group)
+            place += len(group)
+            if place >= len(table):
+                break
+    for i in range(n):
+        gained[i] += walls[i]
+    return gained[:n], (gained[n] if dirk_counts is not None else 0), list(walls)
+
+
+def _counts_of(tiles) -> list[int]:
+    counts = [0] * 7
+    for t in tiles:
+        counts[TILE_TYPE[t]] += 1
+    counts[0] = 0
+    return counts
+
+
+def _distinct(reserve: list[int]) -> list[int]:
+    """Reserve tiles, keeping only the lowest id of each (type, walls): the others are interchangeable."""
+    seen = set()
+    out = []
+    for t in reserve:  # the reserve is kept sorted
+        key = (TILE_TYPE[t], TILE_WALLS[t])
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
+
+
+def _cell_of(alhambra: dict[int, int], tile: int) -> int:
+    c = _find_cell(alhambra, tile)
+    if c is None:
+        raise KeyError(tile)
+    return c
+
+
+def _find_cell(alhambra: dict[int, int], tile: int) -> int | None:
+    for c, t in alhambra.items():
+        if t == tile:
+            return c
+    return None
+
+
+def _card_text(card: int) -> str:
+    return f"{CURRENCY_NAMES[CARD_CURRENCY[card]]} {CARD_VALUE[card]}"
