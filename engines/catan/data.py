@@ -52,7 +52,8 @@ TOKENS_LARGE = (2, 5, 4, 6, 3, 9, 8, 11, 11, 10, 6, 3, 8, 4, 8, 10, 11, 12, 10, 
 
 GENERIC = "3:1"
 HARBOUR_TYPES_SMALL = (GENERIC,) * 4 + RESOURCES
-HARBOUR_TYPES_LARGE = (GENERIC,) * 5 + RESOURCES + ("wool",)  # the extension adds a 3:1 and a wool 2:1
+# the extension adds a 3:1 and a wool 2:1; all types are shuffled uniformly over the slots [HOUSE]
+HARBOUR_TYPES_LARGE = (GENERIC,) * 5 + RESOURCES + ("wool",)
 
 # Axial neighbour offsets; clockwise order E, SE, SW, W, NW, NE (§2.5).
 DIRS = {"E": (1, 0), "SE": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (0, -1), "NE": (1, -1)}
@@ -199,7 +200,6 @@ BEGINNER_COLOURS = {3: ("blue", "white", "orange"), 4: ("red", "blue", "white", 
 DEFAULT_MAX_TRADE_PROPOSALS = 3  # [HOUSE] §4.4 proposals per turn
 DEFAULT_TRADE_MAX_CARDS = 2      # [HOUSE] §4.4 cards per side of a proposal
 DEFAULT_MAX_TURNS = 1000         # [HOUSE] §5 turn limit
-TWO_PLAYERS_ALLOWED_BY_OPTION = True  # [HOUSE] 2 players only with allow_two_players
 
 # --- Best Friends (§6.5) --------------------------------------------------------------------------
 GUILDS = ("merchant", "trader", "road_builder", "scholar", "architect")

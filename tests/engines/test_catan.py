@@ -662,3 +662,34 @@ def test_observation_shows_own_hand_and_counts_only():
     text = json.dumps(obs)
     assert "victory_point" not in text
     assert "you" not in GAME.observe(st, None)
+
+
+def test_clone_is_independent_and_plays_identically():
+    st = GAME.setup(4, 11)
+    rng = random.Random(2)
+    for _ in range(400):
+        legal = GAME.legal_actions(st, GAME.to_move(st))
+        GAME.apply(st, GAME.to_move(st), legal[rng.randrange(len(legal))])
+    copy = GAME.clone(st)
+    assert json.dumps(GAME.observe(copy, 0)) == json.dumps(GAME.observe(st, 0))
+    for _ in range(300):
+        if GAME.to_move(st) is None:
+            break
+        seat = GAME.to_move(st)
+        legal = GAME.legal_actions(st, seat)
+        assert legal == GAME.legal_actions(copy, seat)
+        action = legal[rng.randrange(len(legal))]
+        assert GAME.apply(st, seat, action) == GAME.apply(copy, seat, action)
+    assert st.hands == copy.hands and st.bank == copy.bank and st.deck == copy.deck
+    copy.hands[0][0] += 5
+    assert st.hands[0][0] != copy.hands[0][0]
+
+
+def test_bank_shortage_nobody_gets_that_resource():
+    st = preset()
+    st.bank[0] = 1  # two owed lumber on an 8 (red and blue on hex 12), one in the bank
+    before = [list(h) for h in st.hands]
+    roll(st, 4, 4)
+    assert [st.hands[s][0] for s in range(4)] == [before[s][0] for s in range(4)]
+    assert st.hands[WHITE][4] == before[WHITE][4] + 1  # ore is paid normally
+    assert st.bank[0] == 1
