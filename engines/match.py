@@ -57,6 +57,8 @@ class MatchLog:
     faults: list[dict[str, Any]] = field(default_factory=list)
     forfeits: dict[int, int] = field(default_factory=dict)  # seat -> move index of the forfeit
     outcome: dict[str, Any] | None = None
+    # Tail of each program bot's stderr: for its owner only, never in a public log.
+    stderr: dict[int, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +71,7 @@ class MatchLog:
             "faults": self.faults,
             "forfeits": {str(k): v for k, v in self.forfeits.items()},
             "outcome": self.outcome,
+            "stderr": {str(k): v for k, v in self.stderr.items()},
         }
 
     @classmethod
@@ -84,6 +87,7 @@ class MatchLog:
             faults=list(data.get("faults") or []),
             forfeits={int(k): int(v) for k, v in (data.get("forfeits") or {}).items()},
             outcome=data.get("outcome"),
+            stderr={int(k): v for k, v in (data.get("stderr") or {}).items()},
         )
 
 
@@ -184,7 +188,10 @@ def play_match(
                 except BotFault:
                     pass  # the result stands; a bot that fails at the end is not worth a fault
     finally:
-        for bot in bots:
+        for seat, bot in enumerate(bots):
+            tail = bot.stderr_tail()
+            if tail:
+                log.stderr[seat] = tail[-8000:]
             bot.close()
     return log
 

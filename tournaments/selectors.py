@@ -46,6 +46,6 @@ def matches_of(tournament: Tournament) -> QuerySet[Match]:
 
 def public_log(log: dict) -> dict:
     """The match log without the bots' stderr (that is for their owners only)."""
-    data = dict(log)
+    data = {k: v for k, v in log.items() if k != "stderr"}
     data["faults"] = [{k: v for k, v in f.items() if k != "stderr_tail"} for f in log.get("faults", [])]
     return data

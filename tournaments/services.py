@@ -192,7 +192,8 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
             seat.faults = len(faults)
             seat.forfeited = seat.seat in forfeits
             seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-            seat.stderr_tail = next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), "")
+            seat.stderr_tail = (log_data.get("stderr", {}).get(str(seat.seat))
+                                or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
             seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
         if match.purpose == Match.Purpose.TOURNAMENT:
             rate_match(match)

@@ -143,7 +143,7 @@ def validate_version(version_id: int) -> str:
         for seat in match.seats.filter(bot_version=version):
             for fault in seat.fault_log:
                 problems.append(f"match {match.pk}, move {fault['move']}: {fault['kind']}: {fault['detail']}")
-            if seat.stderr_tail:
+            if seat.fault_log and seat.stderr_tail:
                 problems.append(f"stderr (tail):\n{seat.stderr_tail[-1500:]}")
     if errors:  # the platform could not run the matches (e.g. no sandbox on this worker): try again later
         BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.PENDING).update(

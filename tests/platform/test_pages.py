@@ -51,6 +51,7 @@ def test_stderr_of_a_faulty_bot_is_shown_to_its_owner_only(played):
     seat.save()
     seat.match.log["faults"] = [{"seat": seat.seat, "move": 3, "kind": "crash", "detail": "exit 1",
                                  "stderr_tail": "SECRET-TRACE"}]
+    seat.match.log["stderr"] = {str(seat.seat): "SECRET-TRACE and more"}
     seat.match.save()
     url = f"/matches/{seat.match_id}/"
     assert "SECRET-TRACE" not in Client().get(url).content.decode()

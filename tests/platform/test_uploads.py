@@ -114,3 +114,31 @@ def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(sandbox, bob):
     assert services.validate_version(version.pk) == "invalid"
     version.refresh_from_db()
     assert "crash" in version.status_detail and "boom: my bug" in version.status_detail
+
+
+HOSTILE = b"""
+import os, subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import time\\nwhile True: time.sleep(1)"])  # outlives the bot?
+for _ in range(50):
+    try:
+        os.fork()
+    except OSError:
+        break
+while True:
+    pass
+"""
+
+
+def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(sandbox, bob, settings):
+    settings.ARENA = {**settings.ARENA, "MOVE_MS": 300}
+    hostile = services.upload_version(owner=bob, game="port_royal", name="hostile", filename="h.py", data=HOSTILE)
+    assert services.validate_version(hostile.pk) == "invalid"
+    hostile.refresh_from_db()
+    assert "timeout" in hostile.status_detail or "crash" in hostile.status_detail
+    # Forfeited after 3 faults, ranked last; the match still finished with a result.
+    seat = hostile.seats.filter(match__purpose="validation").first()
+    assert seat.forfeited and seat.match.status == "finished"
+    assert seat.rank == max(seat.match.seats.values_list("rank", flat=True))
+    # The same process validates the next bot normally.
+    good = services.upload_version(owner=bob, game="port_royal", name="good", filename="g.py", data=STARTER)
+    assert services.validate_version(good.pk) == "valid"
