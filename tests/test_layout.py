@@ -1,0 +1,43 @@
+"""The architecture holds: engines know nothing of Django, platform/ shadows nothing, the project stands alone."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_python(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_platform_is_a_folder_not_a_package_and_the_stdlib_module_wins():
+    assert not (ROOT / "platform" / "__init__.py").exists()
+    assert run_python("import platform; print(platform.system())") in {"Linux", "Darwin", "Windows"}
+
+
+def test_engines_import_nothing_of_django():
+    code = (
+        "import importlib, pkgutil, sys, engines\n"
+        "for m in pkgutil.walk_packages(engines.__path__, 'engines.'):\n"
+        "    if not m.name.endswith('__main__'): importlib.import_module(m.name)\n"
+        "print(sorted(k for k in sys.modules if k == 'django' or k.startswith('django.')))"
+    )
+    assert run_python(code) == "[]"
+
+
+# Spelled in pieces so that this file does not find itself.
+NEEDLES = ["../" + "shared", "/shared/" + "rules", "/shared/" + "seeds"]
+
+
+def test_nothing_reads_the_shared_folder():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    offenders = []
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix in {".py", ".sh", ".toml", ".cfg", ".ini"} or name in {"Makefile", ".ci/run"}:
+            text = path.read_text(errors="replace")
+            if any(needle in text for needle in NEEDLES):
+                offenders.append(name)
+    assert offenders == []
