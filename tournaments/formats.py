@@ -20,18 +20,28 @@ def round_robin(num_bots: int, seats: int, games_per_pairing: int) -> list[tuple
     seat_count = [[0] * seats for _ in range(num_bots)]
     orders: list[tuple[int, ...]] = []
     for group in combinations(range(num_bots), seats):
-        # Whole cycles sit every bot of the group in every seat once; the rest of the games take
-        # distinct rotations whose bots have sat least often where the rotation puts them.
-        cycles, rest = divmod(games_per_pairing, seats)
-        chosen = [r for _ in range(cycles) for r in range(seats)]
-        spare = list(range(seats))
-        for _ in range(rest):
-            best = min(spare, key=lambda r: (_load(seat_count, _rotate(group, r)), r))
-            spare.remove(best)
-            chosen.append(best)
-            for seat, bot in enumerate(_rotate(group, best)):
-                seat_count[bot][seat] += 1
-        orders.extend(_rotate(group, r) for r in chosen)
+        orders.extend(rotated_games(group, games_per_pairing, seat_count))
+    return orders
+
+
+def rotated_games(group: Sequence[int], games: int, seat_count: list[list[int]]) -> list[tuple[int, ...]]:
+    """Seat orders of ``games`` matches of one group, rotations spread so that no bot keeps a seat.
+
+    Whole cycles sit every bot in every seat once; the remaining games take distinct rotations whose
+    bots have sat least often where the rotation puts them. ``seat_count[bot][seat]`` is updated.
+    """
+    seats = len(group)
+    cycles, rest = divmod(games, seats)
+    chosen = [r for _ in range(cycles) for r in range(seats)]
+    spare = list(range(seats))
+    for _ in range(rest):
+        best = min(spare, key=lambda r: (_load(seat_count, _rotate(group, r)), r))
+        spare.remove(best)
+        chosen.append(best)
+    orders = [_rotate(group, r) for r in chosen]
+    for order in orders:
+        for seat, bot in enumerate(order):
+            seat_count[bot][seat] += 1
     return orders
 
 
@@ -42,3 +52,66 @@ def _rotate(group: Sequence[int], r: int) -> tuple[int, ...]:
 def _load(seat_count: list[list[int]], order: Sequence[int]) -> tuple[int, int]:
     # First seat weighs most (it is the advantage to spread), then all seats.
     return seat_count[order[0]][0], sum(seat_count[bot][seat] for seat, bot in enumerate(order))
+
+
+def seats_beaten(ranks: Sequence[int]) -> list[int]:
+    """Tournament points of one match: for every seat, how many seats finished strictly below it."""
+    return [sum(1 for other in ranks if other > mine) for mine in ranks]
+
+
+def swiss_round(order: Sequence[int], seats: int, met: dict[frozenset, int], byes: dict[int, int]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Groups of one Swiss round.
+
+    ``order`` is the standings (best first); ``met[frozenset({a, b})]`` counts earlier meetings. Bots that
+    do not fill a last group sit out (a bye): the lowest-standing ones with the fewest byes so far.
+    Groups are filled greedily from the top of the standings, each slot taking the next bot that has met
+    the group's members least often, so bots of similar standing meet and rematches are avoided.
+    """
+    pool = list(order)
+    sit_out = len(pool) % seats
+    bye: list[int] = []
+    if sit_out:
+        # Fewest byes first, then lowest standing.
+        candidates = sorted(pool, key=lambda b: (byes.get(b, 0), -pool.index(b)))
+        bye = candidates[:sit_out]
+        pool = [b for b in pool if b not in bye]
+    groups = []
+    while pool:
+        group = [pool.pop(0)]
+        while len(group) < seats:
+            best = min(range(len(pool)), key=lambda i: (sum(met.get(frozenset((pool[i], g)), 0) for g in group), i))
+            group.append(pool.pop(best))
+        groups.append(tuple(group))
+    return groups, bye
+
+
+def knockout_groups(seeded: Sequence[int], seats: int, smallest: int) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Groups and byes of one knockout round; ``seeded`` is best first.
+
+    With n bots: n // seats full groups; the n % seats best seeds sit the round out (a bye) and
+    advance. Fewer bots than seats play one smaller group if the game allows (``smallest``), else
+    none. The rest are dealt in snake order, so the top seeds of a round meet as late as possible.
+    Every round with a group eliminates at least one bot, so a knockout always ends.
+    """
+    n = len(seeded)
+    if n < seats:
+        return ([tuple(seeded)], []) if n >= smallest and n > 1 else ([], list(seeded))
+    count, spare = divmod(n, seats)
+    byes, playing = list(seeded[:spare]), seeded[spare:]
+    groups: list[list[int]] = [[] for _ in range(count)]
+    for i, bot in enumerate(playing):
+        lap, pos = divmod(i, count)
+        groups[pos if lap % 2 == 0 else count - 1 - pos].append(bot)
+    return [tuple(g) for g in groups], byes
+
+
+def ladder_pick(games: Sequence[int], mu: Sequence[float], sigma: Sequence[float], seats: int,
+                busy: set[int]) -> tuple[int, ...] | None:
+    """The next ladder match: the free bot that most needs games (fewest games, then most uncertain),
+    with the free opponents closest to it in skill (mu), fewer games first among equals."""
+    free = [b for b in range(len(games)) if b not in busy]
+    if len(free) < seats:
+        return None
+    first = min(free, key=lambda b: (games[b], -sigma[b], b))
+    others = sorted((b for b in free if b != first), key=lambda b: (abs(mu[b] - mu[first]), games[b], b))
+    return (first, *others[:seats - 1])

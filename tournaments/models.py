@@ -23,6 +23,11 @@ class Tournament(models.Model):
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
     seats_per_match = models.PositiveSmallIntegerField()
     games_per_pairing = models.PositiveIntegerField(default=1)
+    # Swiss: rounds to play. Ladder: matches to play (0: until stopped). Unused by the other formats.
+    rounds = models.PositiveIntegerField(default=0)
+    max_matches = models.PositiveIntegerField(default=0)
+    # Multi-round formats: per round, the groups of entry (bot version) ids and the byes.
+    plan = models.JSONField(default=dict, blank=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
@@ -67,6 +72,7 @@ class Match(models.Model):
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     round = models.PositiveIntegerField(default=1)
+    group = models.PositiveIntegerField(default=0)  # which group of its round (Swiss, knockout)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     lease_token = models.CharField(max_length=36, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import traceback
 import uuid
@@ -33,17 +34,27 @@ def _arena(key: str) -> Any:
     return settings.ARENA[key]
 
 
+FORMATS = [f.value for f in Tournament.Format]
+
+
 @transaction.atomic
 def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion], seats: int,
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
-                      format: str = Tournament.Format.ROUND_ROBIN, created_by=None) -> Tournament:
-    """Create a tournament, expand it into matches and enqueue them once the transaction commits."""
+                      format: str = Tournament.Format.ROUND_ROBIN, rounds: int = 0, max_matches: int = 0,
+                      created_by=None) -> Tournament:
+    """Create a tournament and its first matches; they are enqueued once the transaction commits.
+
+    round_robin: every ``seats``-group of bots plays ``games_per_pairing`` matches, all at once.
+    swiss: ``rounds`` rounds (0: enough to separate the field); each round groups bots of similar standing.
+    knockout: groups of ``seats`` bots; each group's best (most seats beaten over its matches) advances.
+    ladder: continuous; the matchmaker keeps a few matches going, ``max_matches`` in all (0: until stopped).
+    """
     try:
         options = checked_options(game, seats, options)
     except BadOptions as exc:
         raise TournamentError(str(exc)) from None
-    if format != Tournament.Format.ROUND_ROBIN:
-        raise TournamentError(f"unknown tournament format {format!r}; formats: round_robin")
+    if format not in FORMATS:
+        raise TournamentError(f"unknown tournament format {format!r}; formats: {', '.join(FORMATS)}")
     ids = [v.pk for v in bot_versions]
     if len(set(ids)) != len(ids):
         raise TournamentError("a bot version may enter a tournament only once")
@@ -52,27 +63,204 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
             raise TournamentError(f"{version.label} plays {version.bot.game}, not {game}")
         if not version.playable:
             raise TournamentError(f"{version.label} is {version.get_status_display()}, not valid: it cannot enter")
-    try:
-        orders = formats.round_robin(len(bot_versions), seats, games_per_pairing)
-    except ValueError as exc:
-        raise TournamentError(str(exc)) from None
+    if len(bot_versions) < seats:
+        raise TournamentError(f"a tournament of {seats}-seat matches needs at least {seats} bots, got {len(bot_versions)}")
+    if games_per_pairing < 1:
+        raise TournamentError("games per pairing must be at least 1")
+    if format == Tournament.Format.SWISS and rounds == 0:
+        rounds = max(1, math.ceil(math.log(len(bot_versions), seats)) + 1)
     tournament = Tournament.objects.create(
         name=name, game=game, format=format, seats_per_match=seats, games_per_pairing=games_per_pairing,
-        options=options, seed=seed, created_by=created_by)
+        options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by)
     Entry.objects.bulk_create([Entry(tournament=tournament, bot_version=v) for v in bot_versions])
+    if format == Tournament.Format.ROUND_ROBIN:
+        orders = formats.round_robin(len(bot_versions), seats, games_per_pairing)
+        _create_matches(tournament, [[ids[i] for i in order] for order in orders], round=1, groups=[0] * len(orders))
+    else:
+        _advance(tournament)
+    return tournament
+
+
+def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int]) -> list[int]:
+    """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits."""
+    first = tournament.matches.count()
     matches = Match.objects.bulk_create([
-        Match(tournament=tournament, game=game, options=options, seed=seed * 1_000_003 + i, round=1)
-        for i in range(len(orders))
+        Match(tournament=tournament, game=tournament.game, options=tournament.options,
+              seed=tournament.seed * 1_000_003 + first + i, round=round, group=group)
+        for i, group in enumerate(groups)
     ])
     if matches and matches[0].pk is None:  # backends that do not return ids from bulk_create
-        matches = list(tournament.matches.order_by("id"))
+        matches = list(tournament.matches.order_by("id"))[first:]
     MatchSeat.objects.bulk_create([
-        MatchSeat(match=m, seat=s, bot_version=bot_versions[i])
-        for m, order in zip(matches, orders) for s, i in enumerate(order)
+        MatchSeat(match=m, seat=s, bot_version_id=v) for m, seating in zip(matches, seatings) for s, v in enumerate(seating)
     ])
     match_ids = [m.pk for m in matches]
     transaction.on_commit(lambda: enqueue_matches(match_ids))
-    return tournament
+    return match_ids
+
+
+def advance_tournament(tournament_id: int | None) -> None:
+    """After a match: finish the tournament, start its next round, or top up the ladder (idempotent)."""
+    if tournament_id is None:
+        return
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is not None and tournament.status == Tournament.Status.RUNNING:
+            _advance(tournament)
+
+
+def _advance(tournament: Tournament) -> None:
+    """Must run in a transaction holding the tournament row (or creating it)."""
+    open_matches = tournament.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+    fmt = tournament.format
+    if fmt == Tournament.Format.LADDER:
+        _top_up_ladder(tournament, open_matches)
+        return
+    if open_matches:
+        return
+    if fmt == Tournament.Format.ROUND_ROBIN or not _next_round(tournament):
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+
+
+def entry_points(tournament: Tournament) -> dict[int, int]:
+    """Tournament points of each entry: seats beaten, summed over its finished matches."""
+    points = {v: 0 for v in tournament.entry_set.values_list("bot_version_id", flat=True)}
+    by_match: dict[int, list[tuple[int, int]]] = {}
+    for match_id, version, rank in MatchSeat.objects.filter(
+            match__tournament=tournament, match__status=Match.Status.FINISHED).values_list(
+            "match_id", "bot_version_id", "rank"):
+        by_match.setdefault(match_id, []).append((version, rank))
+    for seats in by_match.values():
+        for (version, _), beaten in zip(seats, formats.seats_beaten([r for _, r in seats])):
+            points[version] += beaten
+    return points
+
+
+def _conservative(version_ids: list[int]) -> dict[int, float]:
+    from ratings.models import Rating
+
+    known = {r.bot_version_id: r.conservative for r in Rating.objects.filter(bot_version_id__in=version_ids)}
+    return {v: known.get(v, 0.0) for v in version_ids}
+
+
+def _next_round(tournament: Tournament) -> bool:
+    """Create the next round of a Swiss or knockout tournament; False when the tournament is over."""
+    plan = tournament.plan or {"rounds": []}
+    done = len(plan["rounds"])
+    entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
+    points = entry_points(tournament)
+    rating = _conservative(entries)
+    seats = tournament.seats_per_match
+    if tournament.format == Tournament.Format.SWISS:
+        if done >= tournament.rounds:
+            return False
+        order = sorted(entries, key=lambda v: (-points[v], -rating[v], v))
+        met: dict[frozenset, int] = {}
+        byes: dict[int, int] = {}
+        for past in plan["rounds"]:
+            for group in past["groups"]:
+                for a in group:
+                    for b in group:
+                        if a < b:
+                            met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+            for v in past["byes"]:
+                byes[v] = byes.get(v, 0) + 1
+        groups, bye = formats.swiss_round(order, seats, met, byes)
+    else:  # knockout
+        if done == 0:
+            field = sorted(entries, key=lambda v: (-rating[v], v))
+        else:
+            field = _knockout_advancers(tournament, plan["rounds"][-1], done, rating)
+        if len(field) <= 1:
+            plan["champion"] = field[0] if field else None
+            tournament.plan = plan
+            tournament.save(update_fields=["plan"])
+            return False
+        groups, bye = formats.knockout_groups(field, seats, smallest_table(tournament.game))
+        if not groups:  # too few bots left for a match: the best seed wins
+            plan["champion"] = field[0]
+            tournament.plan = plan
+            tournament.save(update_fields=["plan"])
+            return False
+    round_no = done + 1
+    plan["rounds"].append({"groups": [list(g) for g in groups], "byes": list(bye)})
+    tournament.plan = plan
+    tournament.save(update_fields=["plan"])
+    seat_count = {v: [0] * seats for v in entries}
+    seatings, group_of = [], []
+    for index, group in enumerate(groups):
+        local = [seat_count[v] for v in group]
+        for order in formats.rotated_games(range(len(group)), tournament.games_per_pairing, local):
+            seatings.append([group[i] for i in order])
+            group_of.append(index)
+    _create_matches(tournament, seatings, round=round_no, groups=group_of)
+    return True
+
+
+def _knockout_advancers(tournament: Tournament, last: dict, round_no: int, rating: dict[int, float]) -> list[int]:
+    """The bots that go on from a knockout round, in seed order: each group's best, and the byes."""
+    advancing = []
+    for index, group in enumerate(last["groups"]):
+        score = {v: 0 for v in group}
+        for match in tournament.matches.filter(round=round_no, group=index, status=Match.Status.FINISHED):
+            seats = list(match.seats.order_by("seat").values_list("bot_version_id", "rank"))
+            for (version, _), beaten in zip(seats, formats.seats_beaten([r for _, r in seats])):
+                score[version] += beaten
+        # Ties go to the better seed (earlier in the group).
+        advancing.append(max(group, key=lambda v: (score[v], -group.index(v))))
+    seeds = {v: i for i, v in enumerate([v for g in last["groups"] for v in g] + last["byes"])}
+    return sorted(advancing + list(last["byes"]), key=lambda v: (-rating[v], seeds[v]))
+
+
+def _top_up_ladder(tournament: Tournament, open_matches: int) -> None:
+    played = tournament.matches.count()
+    budget = tournament.max_matches - played if tournament.max_matches else None
+    want = settings.ARENA["LADDER_PARALLEL"] - open_matches
+    if budget is not None:
+        want = min(want, budget)
+        if budget <= 0 and open_matches == 0:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.finished_at = timezone.now()
+            tournament.save(update_fields=["status", "finished_at"])
+            return
+    if want <= 0:
+        return
+    from ratings.models import Rating
+    from ratings.services import environment
+
+    entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
+    ratings = {r.bot_version_id: r for r in Rating.objects.filter(bot_version_id__in=entries)}
+    env = environment()
+    mu = [ratings[v].mu if v in ratings else env.mu for v in entries]
+    sigma = [ratings[v].sigma if v in ratings else env.sigma for v in entries]
+    games = [MatchSeat.objects.filter(match__tournament=tournament, bot_version_id=v).count() for v in entries]
+    busy = {entries.index(v) for v in MatchSeat.objects.filter(
+        match__tournament=tournament, match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
+    ).values_list("bot_version_id", flat=True)}
+    seatings = []
+    for _ in range(want):
+        pick = formats.ladder_pick(games, mu, sigma, tournament.seats_per_match, busy)
+        if pick is None:
+            break
+        # Rotate the seat order by the number of matches so far: no bot keeps the first seat.
+        shift = (played + len(seatings)) % len(pick)
+        order = pick[shift:] + pick[:shift]
+        seatings.append([entries[i] for i in order])
+        busy.update(pick)
+        for i in pick:
+            games[i] += 1
+    if seatings:
+        _create_matches(tournament, seatings, round=1, groups=[0] * len(seatings))
+
+
+def stop_tournament(tournament: Tournament) -> None:
+    """Stop a tournament early (a ladder, typically): queued matches are dropped, running ones finish."""
+    with transaction.atomic():
+        Match.objects.filter(tournament=tournament, status=Match.Status.QUEUED).delete()
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
+            status=Tournament.Status.FINISHED, finished_at=timezone.now())
 
 
 def checked_options(game: str, seats: int, options: dict | None) -> dict:
@@ -168,7 +356,7 @@ def run_match(match_id: int, worker: str | None = None) -> str:
         log.exception("match %s failed", match_id)
         Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
             status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-        _finish_tournament_if_done(match.tournament_id)
+        advance_tournament(match.tournament_id)
         return "failed"
     return store_result(match, token, result.to_dict())
 
@@ -197,18 +385,8 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
             seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
         if match.purpose == Match.Purpose.TOURNAMENT:
             rate_match(match)
-    _finish_tournament_if_done(match.tournament_id)
+    advance_tournament(match.tournament_id)
     return "finished"
-
-
-def _finish_tournament_if_done(tournament_id: int | None) -> None:
-    if tournament_id is None:
-        return
-    open_matches = Match.objects.filter(tournament_id=tournament_id).exclude(
-        status__in=[Match.Status.FINISHED, Match.Status.FAILED])
-    if not open_matches.exists():
-        Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).update(
-            status=Tournament.Status.FINISHED, finished_at=timezone.now())
 
 
 def reconcile_matches(now=None) -> list[int]:

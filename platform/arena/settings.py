@@ -149,6 +149,8 @@ ARENA = {
     "MATCH_LEASE_SECONDS": int(os.environ.get("ARENA_MATCH_LEASE_SECONDS", 900)),
     # A queued match not picked up for this long is enqueued again (a lost broker message).
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),
+    # Matches a ladder keeps queued or running at once.
+    "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
     "MOVE_MS": int(os.environ.get("ARENA_MOVE_MS", 2000)),
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),

@@ -9,7 +9,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from rest_framework.authtoken.models import Token
 
-from bots.models import Bot
+from bots.models import Bot, BotVersion
 from bots.selectors import versions_of_owner
 from bots.services import UploadError, read_upload, upload_version
 from engines.games import available_games, get_game
@@ -53,8 +53,9 @@ def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     progress = tournament_progress(tournament)
     page = Paginator(matches_of(tournament), 50).get_page(request.GET.get("page"))
+    champion = tournament.plan.get("champion") if tournament.plan else None
     return render(request, "web/tournament.html", {
-        "tournament": tournament, "engine": get_game(tournament.game), "progress": progress,
+        "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
         "standings": tournament_standings(tournament), "page": page,
     })

@@ -34,3 +34,40 @@ def test_bad_shapes_are_refused():
         round_robin(3, 4, 1)
     with pytest.raises(ValueError, match="at least 1"):
         round_robin(3, 2, 0)
+
+
+from tournaments.formats import knockout_groups, ladder_pick, seats_beaten, swiss_round  # noqa: E402
+
+
+def test_seats_beaten_counts_ties_as_not_beaten():
+    assert seats_beaten([0, 1, 1, 3]) == [3, 1, 1, 0]
+
+
+def test_swiss_groups_neighbours_and_avoids_rematches():
+    groups, bye = swiss_round([0, 1, 2, 3], 2, met={}, byes={})
+    assert groups == [(0, 1), (2, 3)] and bye == []
+    # 0 and 1 met already: 0 meets 2 instead.
+    groups, _ = swiss_round([0, 1, 2, 3], 2, met={frozenset((0, 1)): 1}, byes={})
+    assert groups == [(0, 2), (1, 3)]
+
+
+def test_swiss_bye_goes_to_the_lowest_without_one():
+    _, bye = swiss_round([0, 1, 2, 3, 4], 2, met={}, byes={})
+    assert bye == [4]
+    _, bye = swiss_round([0, 1, 2, 3, 4], 2, met={}, byes={4: 1})
+    assert bye == [3]
+
+
+def test_knockout_gives_byes_to_top_seeds_and_snakes_the_rest():
+    groups, byes = knockout_groups(list(range(10)), 4, 2)
+    assert byes == [0, 1] and sorted(len(g) for g in groups) == [4, 4]
+    assert groups == [(2, 5, 6, 9), (3, 4, 7, 8)]
+    assert knockout_groups([0, 1], 4, 3) == ([], [0, 1])  # too few for the game: no match
+    assert knockout_groups([0, 1, 2], 4, 3) == ([(0, 1, 2)], [])
+
+
+def test_ladder_picks_the_neediest_bot_and_close_opponents():
+    games, mu, sigma = [5, 0, 5, 5], [30.0, 25.0, 26.0, 10.0], [2.0, 8.0, 2.0, 2.0]
+    assert ladder_pick(games, mu, sigma, 2, busy=set()) == (1, 2)
+    assert ladder_pick(games, mu, sigma, 2, busy={2}) == (1, 0)
+    assert ladder_pick(games, mu, sigma, 3, busy={0, 2}) is None

@@ -47,8 +47,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "options", "seed",
-                  "status", "created_by", "created_at", "finished_at", "entries"]
+        fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "rounds", "max_matches",
+                  "options", "seed", "status", "created_by", "created_at", "finished_at", "entries", "plan"]
 
     def get_entries(self, obj):
         return [{"bot_version": e.bot_version_id, "label": e.bot_version.label}
@@ -62,6 +62,10 @@ class TournamentCreateSerializer(serializers.Serializer):
                                  help_text="bot versions: ids, built-in names, or owner/name[@N]")
     seats = serializers.IntegerField(min_value=1, max_value=8)
     games_per_pairing = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+    format = serializers.ChoiceField(choices=[f.value for f in Tournament.Format], default="round_robin")
+    rounds = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: 0 = automatic")
+    max_matches = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
+                                           help_text="ladder: 0 = until stopped")
     options = serializers.DictField(default=dict)
     seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
 

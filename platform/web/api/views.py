@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -15,7 +15,7 @@ from engines.games import available_games, get_game
 from ratings.selectors import leaderboard, rating_history
 from tournaments.models import Match, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings
-from tournaments.services import create_tournament
+from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 
 def game_info(game_id: str) -> dict:
@@ -87,8 +87,19 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         versions = [self._version(v["game"], spec) for spec in v["bots"]]
         tournament = create_tournament(name=v["name"], game=v["game"], bot_versions=versions, seats=v["seats"],
                                        games_per_pairing=v["games_per_pairing"], options=v["options"],
-                                       seed=v["seed"], created_by=request.user)
+                                       seed=v["seed"], format=v["format"], rounds=v["rounds"],
+                                       max_matches=v["max_matches"], created_by=request.user)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @action(detail=True, methods=["post"])
+    def stop(self, request, pk=None):
+        """Stop a running tournament (its creator or staff): queued matches are dropped."""
+        tournament = self.get_object()
+        if not (request.user.is_staff or tournament.created_by_id == request.user.pk):
+            raise PermissionDenied("only the tournament's creator may stop it")
+        stop_tournament(tournament)
+        tournament.refresh_from_db()
+        return Response(s.TournamentSerializer(tournament).data)
 
     @staticmethod
     def _version(game: str, spec: str) -> BotVersion:

@@ -25,6 +25,9 @@ class Command(BaseCommand):
                             help="built-in bot names (random, heuristic) or owner/name[@version]")
         parser.add_argument("--seats", type=int, required=True, help="seats per match")
         parser.add_argument("--games", type=int, default=1, help="matches per group of bots (seats rotate)")
+        parser.add_argument("--format", default="round_robin", choices=[f.value for f in Tournament.Format])
+        parser.add_argument("--rounds", type=int, default=0, help="Swiss: rounds (0: automatic)")
+        parser.add_argument("--max-matches", type=int, default=0, help="ladder: matches to play (required here)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
         parser.add_argument("--name", default="")
@@ -39,17 +42,20 @@ class Command(BaseCommand):
         except json.JSONDecodeError as exc:
             raise CommandError(f"--options is not JSON: {exc}") from None
         register_builtin_bots([o["game"]])
+        if o["format"] == Tournament.Format.LADDER and not o["max_matches"]:
+            raise CommandError("a ladder run from the command line needs --max-matches")
         try:
             versions = [resolve_version(o["game"], spec) for spec in o["bots"]]
             tournament = create_tournament(
                 name=o["name"] or f"{o['game']} round robin", game=o["game"], bot_versions=versions,
-                seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"])
+                seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"],
+                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"])
         except (BotNotFound, TournamentError) as exc:
             raise CommandError(str(exc)) from None
         embedded = settings.CELERY_BROKER_URL.startswith("filesystem")
         count = o["workers"] if o["workers"] is not None else ((os.cpu_count() or 1) if embedded else 0)
         procs = start_workers(count) if count else []
-        self.stdout.write(f"tournament {tournament.pk}: {tournament.matches.count()} matches on "
+        self.stdout.write(f"tournament {tournament.pk} ({tournament.get_format_display()}) on "
                           f"{count or 'the running'} worker(s)")
         try:
             self.wait(tournament, o["timeout"])
@@ -62,7 +68,8 @@ class Command(BaseCommand):
         while True:
             progress = tournament_progress(tournament)
             self.draw(progress, time.monotonic() - started)
-            if progress["done"] >= progress["total"]:
+            tournament.refresh_from_db(fields=["status"])
+            if tournament.status == Tournament.Status.FINISHED:
                 break
             if timeout and time.monotonic() - started > timeout:
                 raise CommandError(f"timed out after {timeout:.0f}s with {progress['done']}/{progress['total']} done")
