@@ -407,4 +407,9 @@ def reconcile_matches(now=None) -> list[int]:
     if ids:
         log.warning("reconciler re-enqueues matches %s", ids)
         enqueue_matches(ids)
+    # A worker that died between storing a match and advancing its tournament left it idle.
+    idle = Tournament.objects.filter(status=Tournament.Status.RUNNING).exclude(
+        matches__status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+    for tournament_id in idle.values_list("pk", flat=True):
+        advance_tournament(tournament_id)
     return ids

@@ -84,3 +84,17 @@ def test_stopping_a_ladder_drops_its_queued_matches(field):
 def test_unknown_format_is_refused(field):
     with pytest.raises(services.TournamentError, match="unknown tournament format"):
         services.create_tournament(name="x", game="port_royal", seats=2, bot_versions=field, format="league")
+
+
+def test_the_reconciler_advances_a_tournament_left_idle(field):
+    t = services.create_tournament(name="s", game="port_royal", seats=2, bot_versions=field, format="swiss",
+                                   rounds=2, seed=4)
+    for match in t.matches.all():
+        services.run_match(match.pk)
+    # As if the worker that stored the last match of round 1 died before it created round 2.
+    Match.objects.filter(tournament=t, round=2).delete()
+    t.refresh_from_db()
+    t.plan["rounds"] = t.plan["rounds"][:1]
+    t.save()
+    services.reconcile_matches()
+    assert t.matches.filter(round=2).count() == 3
