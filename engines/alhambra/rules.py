@@ -96,7 +96,6 @@ class Alhambra(Game):
         s.alhambras = [geo.new_alhambra() for _ in range(n)]
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
-        s.hands = [[] for _ in range(n)]
         s.cache = [None] * n
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
@@ -107,31 +106,13 @@ class Alhambra(Game):
         # step 5-6: shuffle the money, deal each seat face up until its total reaches 20
         deck = money_deck(n)
         rng.shuffle(deck)
-        pos = 0
-        for seat in range(n):
-            total = 0
-            while total < START_MONEY:
-                card = deck[pos]
-                pos += 1
-                s.hands[seat].append(card)
-                total += CARD_VALUE[card]
-            s.hands[seat].sort()
+        s.hands, dealt = deal_start_money(deck, n)
         # step 7: fewest cards, then lowest total, then [HOUSE] seeded random (the seed: "the youngest")
-        keys = [(len(h), sum(CARD_VALUE[c] for c in h)) for h in s.hands]
-        best = min(keys)
-        tied = [seat for seat in range(n) if keys[seat] == best]
-        s.active = tied[0] if len(tied) == 1 else rng.choice(tied)
+        s.active = choose_start_player(s.hands, rng)
         # step 8: the money market
-        s.money_market = sorted(deck[pos:pos + MARKET_MONEY])
-        pos += MARKET_MONEY
-        # step 9: A somewhere in pile 2, B somewhere in pile 4 (uniform gap; piles by floor(k*N/5))
-        rest = deck[pos:]
-        size = len(rest)
-        bounds = [k * size // PILES for k in range(PILES + 1)]
-        gap_a = rng.randint(0, bounds[2] - bounds[1])
-        gap_b = rng.randint(0, bounds[4] - bounds[3])
-        a, b = bounds[1] + gap_a, bounds[3] + gap_b
-        s.deck = rest[:a] + [SCORING_A] + rest[a:b] + [SCORING_B] + rest[b:]
+        s.money_market = sorted(deck[dealt:dealt + MARKET_MONEY])
+        # step 9: A somewhere in pile 2, B somewhere in pile 4
+        s.deck = insert_scoring_cards(deck[dealt + MARKET_MONEY:], rng)
         s.discard = []
         s.phase = ACTION
         s.turn = 0
@@ -635,6 +616,43 @@ class Alhambra(Game):
             cur = CURRENCY_NAMES[SLOT_CURRENCY[action["slot"]]]
             return f"buy slot {action['slot']} paying {'+'.join(map(str, action['pay']))} {cur}"
         return super().describe_action(action)
+
+
+# ---------------------------------------------------------------------------------- set-up steps
+def deal_start_money(deck: list[int], n: int) -> tuple[list[list[int]], int]:
+    """§3 step 6: from the top of ``deck``, each seat in turn takes cards until its total is >= 20.
+
+    Returns the sorted hands and how many cards were dealt.
+    """
+    hands: list[list[int]] = []
+    pos = 0
+    for _seat in range(n):
+        hand, total = [], 0
+        while total < START_MONEY:
+            card = deck[pos]
+            pos += 1
+            hand.append(card)
+            total += CARD_VALUE[card]
+        hands.append(sorted(hand))
+    return hands, pos
+
+
+def choose_start_player(hands: list[list[int]], rng: random.Random) -> int:
+    """§3 step 7: fewest cards, then the lowest total; still tied: seeded random [HOUSE]."""
+    keys = [(len(h), sum(CARD_VALUE[c] for c in h)) for h in hands]
+    best = min(keys)
+    tied = [seat for seat, key in enumerate(keys) if key == best]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
+    """§3 step 9: A at a uniform gap of pile 2, B at a uniform gap of pile 4 (piles floor(k*N/5))."""
+    size = len(rest)
+    bounds = [k * size // PILES for k in range(PILES + 1)]
+    gap_a = rng.randint(0, bounds[2] - bounds[1])
+    gap_b = rng.randint(0, bounds[4] - bounds[3])
+    a, b = bounds[1] + gap_a, bounds[3] + gap_b
+    return rest[:a] + [SCORING_A] + rest[a:b] + [SCORING_B] + rest[b:]
 
 
 # ---------------------------------------------------------------------------------- helpers
