@@ -2,32 +2,10 @@
 from __future__ import annotations
 
 import os
-import socket
 
 import pytest
 
-
-def require_services() -> bool:
-    """CI sets ARENA_REQUIRE_SERVICES=1: then unreachable services fail tests instead of skipping them."""
-    return os.environ.get("ARENA_REQUIRE_SERVICES") == "1"
-
-
-def reachable(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-def need_services(*services: tuple[str, str, int]) -> None:
-    """Skip (or, when required, fail) unless every (name, host, port) answers."""
-    down = [f"{name} at {host}:{port}" for name, host, port in services if not reachable(host, port)]
-    if down:
-        message = "unreachable: " + ", ".join(down)
-        if require_services():
-            pytest.fail(f"ARENA_REQUIRE_SERVICES=1 but {message}")
-        pytest.skip(message + " (set ARENA_REQUIRE_SERVICES=1 to make this a failure)")
+from arena_testing import require_services
 
 
 @pytest.fixture
@@ -48,3 +26,4 @@ def sandbox():
         if require_services() or os.environ.get("CI") == "true":
             pytest.fail(f"the sandbox is required here but: {problem}")
         pytest.skip(f"sandbox unavailable: {problem}")
+

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need_services
+from arena_testing import need_services
 
 SCENARIO = Path(__file__).with_name("scenario.py")
 GAMES = 10  # matches of random vs heuristic

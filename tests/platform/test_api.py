@@ -3,6 +3,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from arena_testing import token_client
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
@@ -15,9 +16,7 @@ def alice(db):
 
 @pytest.fixture
 def client_with_token(alice):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
-    return client
+    return token_client(alice)
 
 
 def test_games_are_listed_with_their_player_counts(db):

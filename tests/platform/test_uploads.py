@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bots import services
 from bots.models import Bot, BotVersion
+from arena_testing import token_client
 from players.models import Player
 
 STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
@@ -22,9 +22,7 @@ def bob(db):
 
 @pytest.fixture
 def api(bob):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
-    return client
+    return token_client(bob)
 
 
 def media_files() -> set[Path]:
