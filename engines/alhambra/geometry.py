@@ -157,46 +157,39 @@ def can_remove(alhambra: dict[int, int], c: int) -> bool:
 
 
 def removable(alhambra: dict[int, int]) -> list[int]:
-    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1) and
-    not a cut vertex of the passable graph (R2), found in one depth-first search (Tarjan)."""
-    walls_of = {c: TILE_WALLS[t] for c, t in alhambra.items()}
+    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
+    every other tile still reachable (R2)."""
+    get = alhambra.get
+    walls_of = TILE_WALLS
     adj: dict[int, list[int]] = {}
-    for c, walls in walls_of.items():
+    for c, t in alhambra.items():
+        walls = walls_of[t]
         out = []
         for bit, step, opp in STEPS:
             if not walls & bit:
-                w = walls_of.get(c + step)
-                if w is not None and not w & opp:
+                u = get(c + step)
+                if u is not None and not walls_of[u] & opp:
                     out.append(c + step)
         adj[c] = out
-    order = {ORIGIN: 0}
-    low = {ORIGIN: 0}
-    cut = set()
-    stack = [(ORIGIN, iter(adj[ORIGIN]))]
-    while stack:
-        c, it = stack[-1]
-        for e in it:
-            if e not in order:
-                order[e] = low[e] = len(order)
-                stack.append((e, iter(adj[e])))
-                break
-            low[c] = min(low[c], order[e])
-        else:
-            stack.pop()
-            if stack:
-                parent = stack[-1][0]
-                low[parent] = min(low[parent], low[c])
-                if low[c] >= order[parent] and parent != ORIGIN:
-                    cut.add(parent)
-    out = []
+    n = len(alhambra)
+    result = []
     for c in sorted(alhambra):
-        if c == ORIGIN or c in cut:
+        if c == ORIGIN:
             continue
-        if (c + 1 in alhambra and c - 1 in alhambra and c + STRIDE in alhambra
-                and c - STRIDE in alhambra):
+        if c + 1 in alhambra and c - 1 in alhambra and c + STRIDE in alhambra and c - STRIDE in alhambra:
             continue
-        out.append(c)
-    return out
+        if len(adj[c]) > 1:
+            seen = {ORIGIN, c}
+            stack = [ORIGIN]
+            while stack:
+                for e in adj[stack.pop()]:
+                    if e not in seen:
+                        seen.add(e)
+                        stack.append(e)
+            if len(seen) != n:
+                continue
+        result.append(c)
+    return result
 
 
 def can_swap(alhambra: dict[int, int], c: int, tile: int) -> bool:

@@ -172,19 +172,19 @@ class Alhambra(Game):
         if phase is FINAL_PLACEMENT:
             return self._place_actions(s, seat, s.awards[0][1], False)
         acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
-        hand = s.hands[seat]
+        by_currency: list[list[int]] = [[], [], [], []]
+        for c in reversed(s.hands[seat]):  # the hand is sorted by id: values come out descending
+            by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
         market = s.market
         for i in range(4):
             tile = market[i]
             if tile is None:
                 continue
             slot = i + 1
-            currency = SLOT_CURRENCY[slot]
-            values = [CARD_VALUE[c] for c in hand if CARD_CURRENCY[c] == currency]
+            values = by_currency[SLOT_CURRENCY[slot]]
             price = TILE_PRICE[tile]
             if sum(values) < price:
                 continue
-            values.sort(reverse=True)
             for pay in payments(values, price, s.all_payments):
                 acts.append({"type": "buy", "slot": slot, "pay": pay})
         reserve = s.reserves[seat]
@@ -203,10 +203,7 @@ class Alhambra(Game):
         alhambra = s.alhambras[seat]
         if len(alhambra) > 1:
             cache = s.seat_cache(seat)
-            rem = cache.removable
-            if rem is None:
-                rem = cache.removable = [alhambra[c] for c in geo.removable(alhambra)]
-            for tile in rem:
+            for tile in self._removable_tiles(s, seat):
                 acts.append({"type": "redesign_remove", "tile": tile})
             if reserve:
                 cells = cache.swap_cells
@@ -229,14 +226,7 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        key = tuple(c // 3 for c in money_market)  # (currency, value) classes, in id order
-        picks = _TAKE_MEMO.get(key)
-        if picks is None:
-            picks = _take_picks(key)
-            if len(_TAKE_MEMO) > 200_000:
-                _TAKE_MEMO.clear()
-            _TAKE_MEMO[key] = picks
-        return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in picks]
+        return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         cache = s.seat_cache(seat)
@@ -296,14 +286,19 @@ class Alhambra(Game):
                 return len(action) == 3
             return False
         if kind == "take_money":
-            return bool(s.money_market) and action in self.take_money_actions(s.money_market)
+            cards = action.get("cards")
+            market = s.money_market
+            if type(cards) is not list or len(action) != 2 or not all(c in market for c in cards):
+                return False
+            return tuple(market.index(c) for c in cards) in _picks(market)
         if kind == "buy":
             slot = action.get("slot")
             if type(slot) is not int or not 1 <= slot <= 4 or s.market[slot - 1] is None or len(action) != 3:
                 return False
             currency = SLOT_CURRENCY[slot]
             values = sorted((CARD_VALUE[c] for c in s.hands[seat] if CARD_CURRENCY[c] == currency), reverse=True)
-            return action.get("pay") in payments(values, TILE_PRICE[s.market[slot - 1]], s.all_payments)
+            pay = action.get("pay")
+            return type(pay) is list and tuple(pay) in _payment_sets(values, TILE_PRICE[s.market[slot - 1]], s.all_payments)
         if kind == "pass":
             return not s.money_market and len(action) == 1
         tile = action.get("tile")
@@ -311,8 +306,7 @@ class Alhambra(Game):
         if kind == "redesign_remove":
             if len(action) != 2 or type(tile) is not int or tile == 0:
                 return False
-            c = _find_cell(alhambra, tile)
-            return c is not None and c in geo.removable(alhambra)
+            return tile in self._removable_tiles(s, seat)
         if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int \
                 or tile not in _distinct(s.reserves[seat]):
             return False
@@ -516,6 +510,14 @@ class Alhambra(Game):
         """Buildings per type id (index 0 unused) in an Alhambra."""
         return _counts_of(alhambra.values())
 
+    @staticmethod
+    def _removable_tiles(s: AlhambraState, seat: int) -> list[int]:
+        cache = s.seat_cache(seat)
+        if cache.removable is None:
+            alhambra = s.alhambras[seat]
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra)]
+        return cache.removable
+
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
         if cache.longest_wall is None:
@@ -660,19 +662,37 @@ _TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
 
+def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
+    """Memoized ``_take_picks`` for a sorted money market."""
+    key = tuple(c // 3 for c in money_market)  # (currency, value) classes, in id order
+    picks = _TAKE_MEMO.get(key)
+    if picks is None:
+        picks = _take_picks(key)
+        if len(_TAKE_MEMO) > 200_000:
+            _TAKE_MEMO.clear()
+        _TAKE_MEMO[key] = picks
+    return picks
+
+
 def _take_picks(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes."""
-    m = len(classes)
+    singles: dict[int, int] = {}
+    for i, k in enumerate(classes):
+        singles.setdefault(k, i)
     found: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for mask in range(1, 1 << m):
-        pick = tuple(i for i in range(m) if mask >> i & 1)
-        if len(pick) > 1 and sum(classes[i] % 9 + 1 for i in pick) > TAKE_MONEY_LIMIT:
+    small = [i for i, k in enumerate(classes) if k % 9 + 1 < TAKE_MONEY_LIMIT]  # value <= 4
+    m = len(small)
+    for mask in range(3, 1 << m):
+        if mask & (mask - 1) == 0:
+            continue  # single cards are listed above
+        pick = tuple(small[j] for j in range(m) if mask >> j & 1)
+        if sum(classes[i] % 9 + 1 for i in pick) > TAKE_MONEY_LIMIT:
             continue
         key = tuple(classes[i] for i in pick)
         old = found.get(key)
         if old is None or pick < old:
             found[key] = pick
-    return sorted(found.values(), key=lambda p: (len(p), p))
+    return [(i,) for i in sorted(singles.values())] + sorted(found.values(), key=lambda p: (len(p), p))
 
 
 def payments(values: list[int], price: int, every: bool = False) -> list[list[int]]:
@@ -680,6 +700,11 @@ def payments(values: list[int], price: int, every: bool = False) -> list[list[in
 
     Minimal ones only (§4.3: ``sum - min < price``) unless ``every``; deterministic order.
     """
+    return [list(p) for p in _payment_sets(values, price, every)]
+
+
+def _payment_sets(values: list[int], price: int, every: bool = False) -> list[tuple[int, ...]]:
+    """``payments`` as memoized tuples."""
     key = (tuple(values), price, every)
     found = _PAY_MEMO.get(key)
     if found is None:
@@ -687,7 +712,7 @@ def payments(values: list[int], price: int, every: bool = False) -> list[list[in
         if len(_PAY_MEMO) > 200_000:
             _PAY_MEMO.clear()
         _PAY_MEMO[key] = found
-    return [list(p) for p in found]
+    return found
 
 
 def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
