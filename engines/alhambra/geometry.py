@@ -61,52 +61,82 @@ def ring_ok(alhambra: dict[int, int], c: int) -> bool:
     return changes == 2
 
 
-def frontier(alhambra: dict[int, int]) -> list[tuple[int, int, int]]:
-    """Empty cells next to the Alhambra where some tile could go: (cell, occupied, walled) sorted by
-    cell; a tile with walls ``w`` fits iff ``w & occupied == walled`` and ``occupied & ~w`` (P1-P4)."""
-    seen = set()
-    out = []
+def frontier_entry(alhambra: dict[int, int], e: int) -> tuple[int, int] | None:
+    """(occupied, walled) masks of the empty cell ``e`` if some tile could go there (P0, P1, P4 and an
+    open side possible), else None. A tile with walls ``w`` then fits iff ``fits(w, occupied, walled)``."""
+    if e in alhambra:
+        return None
     get = alhambra.get
+    tn, te, ts, tw = get(e + 1), get(e + STRIDE), get(e - 1), get(e - STRIDE)
+    if tn is None and te is None and ts is None and tw is None:
+        return None
+    # P4: the ring NW, N, NE, E, SE, S, SW, W must change between occupied and empty exactly twice
+    ring = ((e - STRIDE + 1) in alhambra, tn is not None, (e + STRIDE + 1) in alhambra,
+            te is not None, (e + STRIDE - 1) in alhambra, ts is not None,
+            (e - STRIDE - 1) in alhambra, tw is not None)
+    prev = ring[7]
+    changes = 0
+    for cur in ring:
+        if cur != prev:
+            changes += 1
+        prev = cur
+    if changes != 2:
+        return None
+    occ = req = 0
     walls_of = TILE_WALLS
+    if tn is not None:
+        occ = N
+        if walls_of[tn] & S:
+            req = N
+    if te is not None:
+        occ |= E
+        if walls_of[te] & W:
+            req |= E
+    if ts is not None:
+        occ |= S
+        if walls_of[ts] & N:
+            req |= S
+    if tw is not None:
+        occ |= W
+        if walls_of[tw] & E:
+            req |= W
+    if occ & ~req:  # an open side towards the Alhambra is possible at all
+        return occ, req
+    return None
+
+
+def frontier_map(alhambra: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """Every cell where some tile could go: cell -> (occupied, walled) (see ``frontier_entry``)."""
+    out: dict[int, tuple[int, int]] = {}
+    seen = set()
     for c in alhambra:
         for e in (c + 1, c + STRIDE, c - 1, c - STRIDE):
-            if e in alhambra or e in seen:
-                continue
-            seen.add(e)
-            # the ring NW, N, NE, E, SE, S, SW, W (inlined sides() and ring_ok() for speed)
-            tn, te, ts, tw = get(e + 1), get(e + STRIDE), get(e - 1), get(e - STRIDE)
-            ring = ((e - STRIDE + 1) in alhambra, tn is not None, (e + STRIDE + 1) in alhambra,
-                    te is not None, (e + STRIDE - 1) in alhambra, ts is not None,
-                    (e - STRIDE - 1) in alhambra, tw is not None)
-            prev = ring[7]
-            changes = 0
-            for cur in ring:
-                if cur != prev:
-                    changes += 1
-                prev = cur
-            if changes != 2:
-                continue
-            occ = req = 0
-            if tn is not None:
-                occ = N
-                if walls_of[tn] & S:
-                    req = N
-            if te is not None:
-                occ |= E
-                if walls_of[te] & W:
-                    req |= E
-            if ts is not None:
-                occ |= S
-                if walls_of[ts] & N:
-                    req |= S
-            if tw is not None:
-                occ |= W
-                if walls_of[tw] & E:
-                    req |= W
-            if occ & ~req:  # an open side towards the Alhambra is possible at all
-                out.append((e, occ, req))
-    out.sort()
+            if e not in seen:
+                seen.add(e)
+                entry = frontier_entry(alhambra, e)
+                if entry is not None:
+                    out[e] = entry
     return out
+
+
+# The cells whose frontier entry may change when cell c changes: c and its 8 neighbours.
+AROUND: tuple[int, ...] = (0,) + RING
+
+
+def update_frontier(alhambra: dict[int, int], front: dict[int, tuple[int, int]], c: int) -> None:
+    """Bring ``front`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
+    for step in AROUND:
+        e = c + step
+        entry = frontier_entry(alhambra, e)
+        if entry is None:
+            front.pop(e, None)
+        else:
+            front[e] = entry
+
+
+def frontier(alhambra: dict[int, int]) -> list[tuple[int, int, int]]:
+    """``frontier_map`` as a sorted list of (cell, occupied, walled)."""
+    return sorted((e, occ, req) for e, (occ, req) in frontier_map(alhambra).items())
 
 
 def fits(walls: int, occ: int, req: int) -> bool:

@@ -35,9 +35,10 @@ PASS: Action = {"type": "pass"}
 class SeatCache:
     """Derived facts about one Alhambra, rebuilt lazily after it changes."""
 
-    __slots__ = ("frontier", "removable", "swap_cells", "longest_wall")
+    __slots__ = ("frontier_map", "frontier", "removable", "swap_cells", "longest_wall")
 
     def __init__(self) -> None:
+        self.frontier_map: dict[int, tuple[int, int]] | None = None
         self.frontier: list[tuple[int, int, int]] | None = None
         self.removable: list[int] | None = None
         self.swap_cells: list[tuple[int, int, int]] | None = None
@@ -61,9 +62,24 @@ class AlhambraState:
             c = self.cache[seat] = SeatCache()
         return c
 
-    def changed(self, seat: int) -> None:
-        """Seat's Alhambra changed: drop its derived facts."""
-        self.cache[seat] = None
+    def changed(self, seat: int, c: int) -> None:
+        """Seat's Alhambra changed on cell ``c``: update the frontier, drop the other derived facts."""
+        old = self.cache[seat]
+        if old is None:
+            return
+        fresh = self.cache[seat] = SeatCache()
+        if old.frontier_map is not None:
+            geo.update_frontier(self.alhambras[seat], old.frontier_map, c)
+            fresh.frontier_map = old.frontier_map
+
+    def front(self, seat: int) -> list[tuple[int, int, int]]:
+        """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
+        cache = self.seat_cache(seat)
+        if cache.frontier is None:
+            if cache.frontier_map is None:
+                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
+            cache.frontier = sorted((e, occ, req) for e, (occ, req) in cache.frontier_map.items())
+        return cache.frontier
 
 
 def _tiles_out(alhambra: dict[int, int]) -> list[dict[str, int]]:
@@ -190,10 +206,7 @@ class Alhambra(Game):
         reserve = s.reserves[seat]
         if reserve:
             distinct = _distinct(reserve)
-            cache = s.seat_cache(seat)
-            front = cache.frontier
-            if front is None:
-                front = cache.frontier = geo.frontier(s.alhambras[seat])
+            front = s.front(seat)
             for tile in distinct:
                 walls = TILE_WALLS[tile]
                 for c, occ, req in front:
@@ -229,10 +242,7 @@ class Alhambra(Game):
         return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        cache = s.seat_cache(seat)
-        front = cache.frontier
-        if front is None:
-            front = cache.frontier = geo.frontier(s.alhambras[seat])
+        front = s.front(seat)
         acts: list[Action] = []
         for tile in tiles:
             walls = TILE_WALLS[tile]
@@ -357,7 +367,8 @@ class Alhambra(Game):
         reserve = s.reserves[seat]
         if kind == "redesign_place":
             reserve.remove(tile)
-            alhambra[geo.cell(action["x"], action["y"])] = tile
+            c = geo.cell(action["x"], action["y"])
+            alhambra[c] = tile
         elif kind == "redesign_remove":
             c = _cell_of(alhambra, tile)
             del alhambra[c]
@@ -368,7 +379,7 @@ class Alhambra(Game):
             reserve.append(action["replaces"])
             alhambra[c] = tile
         reserve.sort()
-        s.changed(seat)
+        s.changed(seat, c)
         event = dict(action)
         event["seat"] = seat
         return self._end_action(s, [event])
@@ -377,8 +388,9 @@ class Alhambra(Game):
         tile = action["tile"]
         to = action["to"]
         if to == "alhambra":
-            s.alhambras[seat][geo.cell(action["x"], action["y"])] = tile
-            s.changed(seat)
+            c = geo.cell(action["x"], action["y"])
+            s.alhambras[seat][c] = tile
+            s.changed(seat, c)
         elif to == "reserve":
             s.reserves[seat].append(tile)
             s.reserves[seat].sort()
