@@ -82,7 +82,8 @@ def test_money_cards_decode():
 # ---------------------------------------------------------------------------------- §11 examples
 def test_e1_starting_money_and_start_player():
     values = [9, 8, 4, 2, 3, 7, 1, 9, 6, 7, 9, 5, 5]
-    deck = [card(i % 4, v, 0 if i < 4 else 1) for i, v in enumerate(values)]
+    deck = [card(i % 4, v, i // 4 % 3) for i, v in enumerate(values)]
+    assert len(set(deck)) == len(deck)
     hands, dealt = deal_start_money(deck, 3)
     assert dealt == 11
     assert [sorted(CARD_VALUE[c] for c in h) for h in hands] == [[4, 8, 9], [1, 2, 3, 7, 9], [6, 7, 9]]
