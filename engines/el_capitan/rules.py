@@ -599,6 +599,11 @@ class ElCapitan(Game):
             return acts
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
+        owners = st.loan_owner
+        if (money < MIN_PRICE and loc < 0 and -1 not in owners
+                and not any(code >> 1 == p for pic in st.pictured for code in pic)):
+            # broke at the bank with no loan card left and nothing to reopen (§6.4)
+            return [{"type": "pass"}]
         hand = st.hand[p]
         cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
         if (not cands and not hand) or (money < MIN_PRICE and not any(
@@ -632,7 +637,6 @@ class ElCapitan(Game):
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
         if not st.first_turn[p] and not st.carded:
-            owners = st.loan_owner
             if -1 in owners[:18]:
                 acts.append({"type": "loan", "size": "small"})
             if -1 in owners[18:]:
@@ -898,6 +902,8 @@ class ElCapitan(Game):
 
     def _refill(self, st: ECState, ev: list[Event]) -> None:
         """Refill both displays from the draw piles, reshuffling a discard pile when needed (§4.9)."""
+        if len(st.disp_d) == data.DISPLAY_DESTINATION and len(st.disp_l) == data.DISPLAY_LINK:
+            return
         for disp, draw, disc, size, kind in ((st.disp_d, st.draw_d, st.disc_d, data.DISPLAY_DESTINATION, "destination"),
                                              (st.disp_l, st.draw_l, st.disc_l, data.DISPLAY_LINK, "link")):
             drawn = []

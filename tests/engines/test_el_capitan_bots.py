@@ -12,12 +12,12 @@ def test_bots_are_registered_and_seedable() -> None:
 
 
 def test_heuristic_beats_random_four_players() -> None:
-    result = versus("el_capitan", ["heuristic", "random", "random", "random"], games=100, seed=1)
+    result = versus("el_capitan", ["heuristic", "random", "random", "random"], games=60, seed=1)
     heuristic, rnd = result["bots"]["heuristic"], result["bots"]["random"]
     assert heuristic["average_rank"] < 0.5 < 1.5 < rnd["average_rank"]
     assert heuristic["win_rate"] > 0.75
 
 
 def test_heuristic_beats_random_two_players() -> None:
-    result = versus("el_capitan", ["heuristic", "random"], games=60, seed=2)
+    result = versus("el_capitan", ["heuristic", "random"], games=40, seed=2)
     assert result["bots"]["heuristic"]["win_rate"] > 0.85
