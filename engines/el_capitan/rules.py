@@ -683,8 +683,12 @@ class ElCapitan(Game):
     def apply(self, state: ECState, seat: int, action: Action) -> list[Event]:
         """Validate ``action`` against the legal list (refusals name the rule) and play it."""
         st = state
-        legal = self.legal_actions(st, seat)
-        if action not in legal:
+        cache = st.cache
+        if cache is not None and cache[0] == st.version and cache[1] == seat:
+            ok = action in cache[2]
+        else:
+            ok = self._is_legal(st, seat, action)  # replays: no need to build the whole list
+        if not ok:
             rule, msg = self._diagnose(st, seat, action)
             raise IllegalAction(rule, msg)
         st.version += 1
@@ -795,6 +799,77 @@ class ElCapitan(Game):
             ev.append({"type": "choose_start", "seat": p, "start_player": action["seat"]})
             self._next_phase(st, action["seat"], ev)
         return ev
+
+    def _is_legal(self, st: ECState, seat: int, a: Any) -> bool:
+        """Exactly ``a in legal_actions(st, seat)``, checking only the one action."""
+        if self.to_move(st) != seat or not isinstance(a, dict):
+            return False
+        if st.step != PRE and st.step != POST:
+            return a in self._legal(st, seat)
+        t = a.get("type")
+        p = seat
+        money = st.money[p]
+        if t == "buy" or t == "sail":
+            card = a.get("card")
+            if not isinstance(card, str) or card not in CARD_INDEX:
+                return False
+            k = CARD_INDEX[card]
+            if t == "buy":
+                if a != {"type": "buy", "card": card} or CARD_PRICE[k] > money:
+                    return False
+                if k not in st.disp_d and k not in st.disp_l:
+                    return False
+                if st.step == POST:
+                    return True
+            elif st.step == POST or k not in st.hand[p]:
+                return False
+            if money < MIN_PRICE and not any(code >> 1 == p for pic in st.pictured for code in pic):
+                return False
+            loc = st.loc[p]
+            fin = _Finisher(st, p)
+            if t == "buy":
+                left = money - CARD_PRICE[k]
+                stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+                return stay_need <= left or fin.can(loc, left, bought=k)
+            if k < NDEST:
+                mode = a.get("mode")
+                if mode == "destination":
+                    if a != {"type": "sail", "card": card, "mode": "destination"}:
+                        return False
+                    b = DEST_CITY[k]
+                    if b == loc:
+                        return False
+                elif mode == "route":
+                    to = a.get("to")
+                    if loc < 0 or not isinstance(to, str) or to not in CITY_INDEX:
+                        return False
+                    b = CITY_INDEX[to]
+                    if a != {"type": "sail", "card": card, "mode": "route", "to": to} or b not in ROUTES[k][loc]:
+                        return False
+                else:
+                    return False
+            else:
+                targets = MOVES[k][loc + 2]
+                if not targets or a != {"type": "sail", "card": card}:
+                    return False
+                b = targets[0]
+            return fin.need[b] <= money or fin.can(b, money, skip_hand=k)
+        if st.step == POST:
+            return a == {"type": "end_turn"}
+        if t in ("build_warehouse", "reopen", "build_fortress"):
+            loc = st.loc[p]
+            return loc >= 0 and st.harbor[p] >= 0 and a in self._main_actions(st, p, loc)
+        if t == "loan":
+            if st.first_turn[p] or st.carded:
+                return False
+            if a == {"type": "loan", "size": "small"}:
+                return -1 in st.loan_owner[:18]
+            if a == {"type": "loan", "size": "large"}:
+                return -1 in st.loan_owner[18:]
+            return False
+        if t == "pass":
+            return a == {"type": "pass"} and self._legal(st, seat) == [a]
+        return False
 
     def _diagnose(self, st: ECState, seat: int, action: Any) -> tuple[str, str]:
         """The rule an illegal action breaks, for the error message."""

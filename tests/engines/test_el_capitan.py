@@ -654,3 +654,30 @@ def test_observations_hide_only_the_draw_order_and_are_identical_for_all_seats()
         text = json.dumps(views[0])
         assert "draw" not in text.replace("destination_draw", "").replace("link_draw", "")
         assert views[0]["piles"]["destination_draw"] == len(st.draw_d)
+
+
+def test_single_action_check_agrees_with_the_legal_list():
+    """apply validates a replayed action without building the list; both must agree exactly."""
+    rng = random.Random(9)
+    odd = [{"type": "pass"}, {"type": "end_turn"}, {"type": "loan", "size": "huge"}, {"type": "buy", "card": ["x"]},
+           {"type": "sail", "card": "D01", "mode": "route", "to": "XXX"}, {"type": "build_warehouse", "site": 7},
+           {"type": "choose_start", "seat": 9}, "buy", {"type": "sail", "card": "L01", "extra": 1}]
+    checked = 0
+    for game_seed in range(24):
+        n = 2 + game_seed % 4
+        st = GAME.setup(n, game_seed)
+        while (seat := GAME.to_move(st)) is not None:
+            acts = GAME.legal_actions(st, seat)
+            probes = list(acts) + odd
+            # near misses: other cards, other targets, other seats
+            for a in acts:
+                if "card" in a:
+                    probes.append({**a, "card": rng.choice(data.DESTINATION_CARDS + data.LINK_CARDS)[0]})
+                if "to" in a:
+                    probes.append({**a, "to": rng.choice(data.CITY_IDS)})
+            for a in probes:
+                assert GAME._is_legal(st, seat, a) == (a in acts), (a, acts)
+                checked += 1
+            assert not GAME._is_legal(st, (seat + 1) % n, acts[0])
+            GAME.apply(st, seat, acts[rng.randrange(len(acts))])
+    assert checked > 10_000
