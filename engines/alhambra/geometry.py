@@ -12,6 +12,7 @@ from engines.alhambra.data import E, FOUNTAIN, N, S, TILE_WALLS, W
 OFFSET = 64
 STRIDE = 128
 ORIGIN = OFFSET * STRIDE + OFFSET
+LIMIT = 60  # coordinates beyond this would alias other cells; no Alhambra gets there
 
 # (direction bit, cell step, opposite direction bit)
 STEPS: tuple[tuple[int, int, int], ...] = ((N, 1, S), (E, STRIDE, W), (S, -1, N), (W, -STRIDE, E))
@@ -24,6 +25,11 @@ RING: tuple[int, ...] = (
 def cell(x: int, y: int) -> int:
     """The cell key of (x, y)."""
     return (x + OFFSET) * STRIDE + (y + OFFSET)
+
+
+def on_grid(x: int, y: int) -> bool:
+    """Whether (x, y) has its own cell key (55 tiles in a row reach at most 55 cells out)."""
+    return -LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT
 
 
 def xy(c: int) -> tuple[int, int]:

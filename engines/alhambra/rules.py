@@ -290,7 +290,7 @@ class Alhambra(Game):
             to = action.get("to")
             if to == "alhambra":
                 x, y = action.get("x"), action.get("y")
-                return (type(x) is int and type(y) is int and len(action) == 5
+                return (type(x) is int and type(y) is int and len(action) == 5 and geo.on_grid(x, y)
                         and geo.can_place(s.alhambras[seat], geo.cell(x, y), tile))
             if to == "reserve" or (to == "dirk" and s.n == 2 and s.phase is PLACEMENT):
                 return len(action) == 3
@@ -322,7 +322,7 @@ class Alhambra(Game):
             return False
         if kind == "redesign_place":
             x, y = action.get("x"), action.get("y")
-            return (type(x) is int and type(y) is int and len(action) == 4
+            return (type(x) is int and type(y) is int and len(action) == 4 and geo.on_grid(x, y)
                     and geo.can_place(alhambra, geo.cell(x, y), tile))
         there = action.get("replaces")
         if len(action) != 3 or type(there) is not int or there == 0:

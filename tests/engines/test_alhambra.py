@@ -204,6 +204,8 @@ def test_e6_engine_offers_only_legal_cells():
     with pytest.raises(IllegalAction) as err:
         play(s, {"type": "place", "tile": 22, "to": "alhambra", "x": 1, "y": 0})
     assert err.value.rule == "§4.6 placing"
+    with pytest.raises(IllegalAction):  # (1, 1) again, written with an aliasing coordinate
+        play(s, {"type": "place", "tile": 22, "to": "alhambra", "x": 0, "y": 1 + geo.STRIDE})
     for x, y in cells:
         trial = dict(s.alhambras[0])
         trial[geo.cell(x, y)] = 22
