@@ -481,7 +481,8 @@ class Alhambra(Game):
         event: Event = {"type": "scoring", "round": r, "points": gained, "walls": walls}
         if s.dirk is not None:
             event["dirk"] = dirk_gained
-            # §6: Dirk's tiles after rounds 1 and 2 (bag counted after this turn's refill)
+            # §6: Dirk's tiles after rounds 1 and 2 (bag counted after this turn's refill); with fewer
+            # than 6 in the bag after round 1 he takes them all [HOUSE]
             take = min(DIRK_ROUND1_TILES, len(s.bag)) if r == 1 else (len(s.bag) // 3 if r == 2 else 0)
             new = s.bag[:take]
             del s.bag[:take]
