@@ -142,14 +142,6 @@ class ECState:
 
 # --- board helpers ---------------------------------------------------------------------------
 
-def max_occ(row: list[int]) -> int:
-    """The highest occupied site of a city track (0 if none)."""
-    for k in range(12, 0, -1):
-        if row[k] >= 0:
-            return k
-    return 0
-
-
 def city_value(st: ECState, c: int) -> int:
     """V_c: the number on the track space right after the last occupied site (§5.1)."""
     return TRACK[c][st.maxocc[c]]
