@@ -690,7 +690,10 @@ class ElCapitan(Game):
             st.need_cache = None
         p = seat
         ev: list[Event] = []
-        if t == "buy":
+        if t == "pass":  # the commonest action of random self-play once the loan cards are gone
+            ev.append({"type": "pass", "seat": p})
+            self._end_turn(st, ev)
+        elif t == "buy":
             k = CARD_INDEX[action["card"]]
             if k < NDEST:
                 st.disp_d.remove(k)
@@ -770,9 +773,7 @@ class ElCapitan(Game):
             st.money[p] += LOAN_AMOUNT[li]
             ev.append({"type": "loan", "seat": p, "loan": data.LOAN_IDS[li], "amount": LOAN_AMOUNT[li]})
             self._end_turn(st, ev)
-        elif t in ("end_turn", "pass"):
-            if t == "pass":
-                ev.append({"type": "pass", "seat": p})
+        elif t == "end_turn":
             self._end_turn(st, ev)
         elif t in ("repay", "extend"):
             _, li = st.settle.pop(0)
