@@ -15,8 +15,9 @@ from tournaments.models import Match
 STARTERS = Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters"
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_a_tournament_of_every_game_reaches_its_leaderboard(game, sandbox, db):
+def test_a_tournament_of_every_game_reaches_its_leaderboard(game, db):
     builtins = {v.builtin_name: v for v in register_builtin_bots([game])}
     author = Player.objects.create_user("author", password="pw-author-123")
     starter = upload_version(owner=author, game=game, name="starter", filename="starter.py",

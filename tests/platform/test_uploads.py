@@ -96,7 +96,8 @@ def test_uploading_needs_a_login(db):
     assert response.status_code == 401
 
 
-def test_a_good_bot_validates_in_the_sandbox(sandbox, bob):
+@pytest.mark.sandbox
+def test_a_good_bot_validates_in_the_sandbox(bob):
     version = services.upload_version(owner=bob, game="port_royal", name="starter", filename="starter.py",
                                       data=STARTER)
     assert services.validate_version(version.pk) == "valid"
@@ -106,7 +107,8 @@ def test_a_good_bot_validates_in_the_sandbox(sandbox, bob):
     assert services.validate_version(version.pk) == "valid"
 
 
-def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(sandbox, bob):
+@pytest.mark.sandbox
+def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(bob):
     crash = b"import sys\nsys.stderr.write('boom: my bug\\n')\nraise SystemExit(3)\n"
     version = services.upload_version(owner=bob, game="port_royal", name="crashy", filename="crashy.py", data=crash)
     assert services.validate_version(version.pk) == "invalid"
@@ -127,7 +129,8 @@ while True:
 """
 
 
-def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(sandbox, bob, settings):
+@pytest.mark.sandbox
+def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob, settings):
     settings.ARENA = {**settings.ARENA, "MOVE_MS": 300}
     hostile = services.upload_version(owner=bob, game="port_royal", name="hostile", filename="h.py", data=HOSTILE)
     assert services.validate_version(hostile.pk) == "invalid"
