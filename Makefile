@@ -19,6 +19,7 @@ setup: $(STAMP)
 
 test: $(STAMP)
 	@deploy/system-deps.sh
+	rm -rf $(CURDIR)/var/test  # test databases and the test broker's queue start empty
 	ARENA_DATA_DIR=$(CURDIR)/var/test $(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 demo: setup
