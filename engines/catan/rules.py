@@ -583,7 +583,7 @@ class Catan(Game):
         if hand[0] and hand[1] and hand[2] and hand[3] and sup[0]:
             out.extend([acts.build_settlement[v] for v in self._settlement_spots(st, seat)])
         if hand[3] >= 2 and hand[4] >= 3 and sup[1]:
-            bo, bk = st.bld_owner, st.bld_kind
+            bk = st.bld_kind
             out.extend([acts.build_city[v] for v in sorted(st.seat_buildings[seat]) if bk[v] == 1])
         if hand[2] and hand[3] and hand[4] and st.deck:
             out.append(A_BUY_DEV)

@@ -21,9 +21,7 @@ message) at its next decision, so a bot that crashed once may still finish its m
 """
 from __future__ import annotations
 
-import errno
 import functools
-import json
 import os
 import select
 import shutil

@@ -9,7 +9,7 @@ and trade shares towards the leading cars.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Sequence
 
 from engines.bots import Bot
 from engines.core import Action, Observation

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from engines.core import Action, BadOptions, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
 from engines.top_race import data as D
-from engines.top_race.data import CAR_INDEX, CARS, Track, get_track
+from engines.top_race.data import CAR_INDEX, CARS, get_track
 
 AUCTION, OFFER, RACE, OVER = "auction", "offer_auction", "race", "over"
 NCARS = 6
