@@ -39,3 +39,11 @@ def token_client(player):
     token, _ = Token.objects.get_or_create(user=player)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
+
+
+def purge_broker_queue() -> None:
+    """Empty the configured broker queue (as after a broker restarted empty)."""
+    from arena.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(app.conf.task_default_queue)

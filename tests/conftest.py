@@ -44,3 +44,21 @@ def _require_sandbox(request):
         problem = sandbox_problem()
         if problem is not None:
             pytest.fail(f"the sandbox is required here (CI / ARENA_REQUIRE_SERVICES=1) but: {problem}")
+
+
+@pytest.fixture(autouse=True)
+def _no_lease_heartbeat_inside_test_transactions(request):
+    """A test's rows live in its uncommitted transaction, which the lease heartbeat's own thread (its own
+    connection) cannot see (and SQLite would make it wait for the write lock). Such tests keep the lease
+    the claim gave; heartbeats are tested with committed rows (transactional_db) and real workers."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or (marker and marker.kwargs.get("transaction"))
+    if "db" in request.fixturenames and not transactional:
+        from django.conf import settings
+
+        mp = pytest.MonkeyPatch()
+        mp.setitem(settings.ARENA, "HEARTBEAT_SECONDS", 3600.0)
+        yield
+        mp.undo()
+    else:
+        yield

@@ -118,3 +118,27 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"
+
+
+class WorkerBeat(models.Model):
+    """A worker process's heartbeat: written by the worker every few seconds, read by the health views."""
+
+    class State(models.TextChoices):
+        IDLE = "idle", "idle"
+        RUNNING = "running", "running a match"
+        STOPPING = "stopping", "stopping"
+        STOPPED = "stopped", "stopped"
+
+    name = models.CharField(max_length=200, unique=True)  # the Celery node name, e.g. arena-1@host
+    host = models.CharField(max_length=200, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.IDLE)
+    match_id = models.BigIntegerField(null=True, blank=True)  # the match it is running, if any
+    started_at = models.DateTimeField()
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"worker {self.name} ({self.state})"

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from bots.models import BotVersion
@@ -20,7 +21,7 @@ from engines.core import BadOptions
 from engines.games import get_game
 from engines.match import MatchLimits, play_match
 from ratings.services import lock_game, rate_match
-from tournaments import formats
+from tournaments import formats, leases
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 
 log = logging.getLogger(__name__)
@@ -302,27 +303,23 @@ def enqueue_matches(match_ids: Sequence[int]) -> None:
     from tournaments.tasks import run_match_task
 
     for match_id in match_ids:
-        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(enqueued_at=timezone.now())
+        # The database's clock: the reconciler compares it with its own "now" from the same clock.
+        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(enqueued_at=Now())
         run_match_task.delay(match_id)
 
 
 def claim_match(match_id: int, worker: str = "") -> str | None:
-    """Take a queued match (or one whose lease expired) for this worker; the lease token, or None."""
-    now = timezone.now()
+    """Take a queued match (or one whose lease expired) for this worker; the lease token, or None.
+
+    The lease is short (MATCH_LEASE_SECONDS); run_match renews it while the match plays."""
     token = str(uuid.uuid4())
     claimed = (
         Match.objects.filter(pk=match_id)
-        .filter(Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_until__lt=now))
-        .update(status=Match.Status.RUNNING, lease_token=token, lease_until=now + lease_duration(match_id),
-                attempts=F("attempts") + 1, started_at=now, worker=worker[:200])
+        .filter(Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_until__lt=Now()))
+        .update(status=Match.Status.RUNNING, lease_token=token, lease_until=leases.lease_until(),
+                attempts=F("attempts") + 1, started_at=timezone.now(), worker=worker[:200])
     )
     return token if claimed else None
-
-
-def lease_duration(match_id: int) -> timedelta:
-    """Long enough for the slowest legal match: every seat may spend its whole time bank."""
-    seats = MatchSeat.objects.filter(match_id=match_id).count()
-    return timedelta(seconds=max(_arena("MATCH_LEASE_SECONDS"), seats * _arena("MATCH_MS") / 1000 + 60))
 
 
 def build_bot(version: BotVersion, game: str, seed: int) -> Bot:
@@ -340,29 +337,50 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     token = claim_match(match_id, worker)
     if token is None:
         return "not claimed"
-    match = Match.objects.get(pk=match_id)
-    seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
-    bots: list[Bot] = []
-    try:
-        for s in seats:
-            bots.append(build_bot(s.bot_version, match.game, seed=match.seed * 10 + s.seat))
-        limits = MatchLimits(max_faults=_arena("MAX_FAULTS"), match_ms=_arena("MATCH_MS"))
-        result = play_match(match.game, bots, match.seed, match.options,
-                            seat_names=[s.bot_version.label for s in seats], limits=limits)
-    except Exception:  # an engine or set-up error: keep the match, with its error, for a human
-        for bot in bots:
-            bot.close()
-        error = traceback.format_exc()
-        log.exception("match %s failed", match_id)
-        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
-            status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-        advance_tournament(match.tournament_id)
-        return "failed"
-    return store_result(match, token, result.to_dict())
+    with leases.LeaseKeeper(match_id, token) as keeper:
+        match = Match.objects.get(pk=match_id)
+        seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
+        bots: list[Bot] = []
+        try:
+            for s in seats:
+                bots.append(build_bot(s.bot_version, match.game, seed=match.seed * 10 + s.seat))
+            limits = MatchLimits(max_faults=_arena("MAX_FAULTS"), match_ms=_arena("MATCH_MS"))
+            result = play_match(match.game, bots, match.seed, match.options,
+                                seat_names=[s.bot_version.label for s in seats], limits=limits,
+                                on_decision=keeper.check)
+        except leases.LeaseLost:  # taken over or handed back: the match is another worker's now
+            for bot in bots:
+                bot.close()
+            return "handed back" if keeper.handed_back else "lease lost"
+        except Exception:  # an engine or set-up error: keep the match, with its error, for a human
+            for bot in bots:
+                bot.close()
+            error = traceback.format_exc()
+            log.exception("match %s failed", match_id)
+            Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
+                status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
+            advance_tournament(match.tournament_id)
+            return "failed"
+        # A database away for a while (restart, failover, link cut) delays the store; it never fails
+        # the match. The heartbeat keeps the lease meanwhile.
+        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, result.to_dict()), "lease lost")
+    if stored == "finished":
+        try:
+            advance_tournament(match.tournament_id)
+        except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
+            log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
+    return stored
 
 
 def store_result(match: Match, token: str, log_data: dict) -> str:
     """Store a played match and rate it, in one transaction, if this worker still holds the lease."""
+    stored = _store(match, token, log_data)
+    if stored == "finished":
+        advance_tournament(match.tournament_id)
+    return stored
+
+
+def _store(match: Match, token: str, log_data: dict) -> str:
     outcome = log_data["outcome"]
     with transaction.atomic():
         if match.purpose == Match.Purpose.TOURNAMENT:
@@ -385,25 +403,33 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
             seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
         if match.purpose == Match.Purpose.TOURNAMENT:
             rate_match(match)
-    advance_tournament(match.tournament_id)
     return "finished"
 
 
-def reconcile_matches(now=None) -> list[int]:
+def reconcile_matches() -> list[int]:
     """Find matches that would otherwise be lost and enqueue them again; returns their ids.
 
-    - running, but the lease expired: the worker died mid-match; the match goes back to the queue;
-    - queued, but never enqueued or enqueued long ago: the broker message was lost.
+    - running, but the lease expired (not renewed for MATCH_LEASE_SECONDS): the worker died mid-match;
+    - queued, rung more than RERING_AFTER_SECONDS ago (or never) and not waiting in the broker's queue:
+      the message was lost (an empty broker restart, a worker killed between receiving and claiming,
+      a message left unacknowledged by a killed worker). A match still waiting in the queue is left
+      alone, so a long backlog gets no duplicates. Brokers whose queue cannot be read fall back to
+      REQUEUE_AFTER_SECONDS.
+    Times are the database's clock.
     """
-    now = now or timezone.now()
-    expired = list(Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=now).values_list("pk", flat=True))
+    from tournaments.doorbell import waiting_match_ids
+
+    waiting = waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
+    expired = list(Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=Now()).values_list("pk", flat=True))
     if expired:
-        Match.objects.filter(pk__in=expired, status=Match.Status.RUNNING, lease_until__lt=now).update(
+        Match.objects.filter(pk__in=expired, status=Match.Status.RUNNING, lease_until__lt=Now()).update(
             status=Match.Status.QUEUED, lease_token="")
-    stale = now - timedelta(seconds=_arena("REQUEUE_AFTER_SECONDS"))
-    lost = list(Match.objects.filter(status=Match.Status.QUEUED, purpose=Match.Purpose.TOURNAMENT)
-                .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=stale)).values_list("pk", flat=True))
-    ids = sorted(set(expired) | set(lost))
+    after = _arena("RERING_AFTER_SECONDS") if waiting is not None else _arena("REQUEUE_AFTER_SECONDS")
+    lost = set(Match.objects.filter(status=Match.Status.QUEUED, purpose=Match.Purpose.TOURNAMENT)
+               .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=Now() - timedelta(seconds=after)))
+               .values_list("pk", flat=True))
+    lost -= waiting or set()
+    ids = sorted(set(expired) | lost)
     if ids:
         log.warning("reconciler re-enqueues matches %s", ids)
         enqueue_matches(ids)

@@ -10,9 +10,9 @@ def run_match_task(match_id: int) -> str:
     return services.run_match(match_id, worker=run_match_task.request.hostname or "")
 
 
-@shared_task(name="tournaments.tasks.reconcile_matches")
-def reconcile_matches_task() -> dict[str, list[int]]:
-    """Periodic (beat): re-enqueue lost matches and stalled validations."""
+@shared_task(name="tournaments.tasks.reconcile_validations")
+def reconcile_validations_task() -> list[int]:
+    """Periodic (beat): re-enqueue stalled bot validations. (Matches: the reconciler thread of beat.)"""
     from bots.services import reconcile_validations
 
-    return {"matches": services.reconcile_matches(), "validations": reconcile_validations()}
+    return reconcile_validations()

@@ -90,6 +90,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=30000;",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-arena.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database host that vanishes (link cut, failover) must surface as an error within seconds, not
+    # after the kernel's TCP timeouts (minutes): leases are renewed every few seconds and retried.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+        "keepalives_count": 3, "tcp_user_timeout": 8000,
+    })
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
@@ -132,23 +139,43 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     }
 else:
     # Longer than the longest match, so Redis does not hand a running match to a second worker.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", 3600))}
+    # The reconciler re-rings a match whose message was lost within seconds, so a late redelivery
+    # after the visibility timeout only finds nothing to claim. Short socket timeouts and keepalives
+    # let a worker notice a vanished broker host (link cut, restart) and reconnect.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", 3600)),
+        "socket_connect_timeout": 5, "socket_keepalive": True, "health_check_interval": 10,
+    }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_QUEUE", "arena")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The match reconciler runs in the beat process itself (tournaments.lifecycle), every
+# ARENA_RECONCILE_SECONDS: a task on the match queue would wait behind the backlog it must repair.
 CELERY_BEAT_SCHEDULE = {
-    "reconcile-matches": {"task": "tournaments.tasks.reconcile_matches", "schedule": 30.0},
+    "reconcile-validations": {"task": "tournaments.tasks.reconcile_validations", "schedule": 30.0},
 }
 
 # --- The arena itself -----------------------------------------------------------------------------
 ARENA = {
-    # A claimed match whose lease ran out (its worker died) is handed out again by the reconciler.
-    "MATCH_LEASE_SECONDS": int(os.environ.get("ARENA_MATCH_LEASE_SECONDS", 900)),
-    # A queued match not picked up for this long is enqueued again (a lost broker message).
+    # Recovery (deploy/SCALING.md has the bounds). A running match's worker renews its lease every
+    # HEARTBEAT seconds; a lease not renewed for LEASE seconds (a dead worker) is handed out again.
+    # LEASE must outlast a database outage of 10 s plus one heartbeat interval.
+    "MATCH_LEASE_SECONDS": int(os.environ.get("ARENA_MATCH_LEASE_SECONDS", 20)),
+    "HEARTBEAT_SECONDS": float(os.environ.get("ARENA_HEARTBEAT_SECONDS", 3)),
+    # The reconciler's period (it runs inside `celery beat`).
+    "RECONCILE_SECONDS": float(os.environ.get("ARENA_RECONCILE_SECONDS", 3)),
+    # A queued match rung this long ago and not waiting in the broker's queue is rung again (a lost
+    # message: empty broker restart, a worker killed between receiving and claiming).
+    "RERING_AFTER_SECONDS": int(os.environ.get("ARENA_RERING_AFTER_SECONDS", 10)),
+    # Without a look into the broker's queue (brokers other than Redis and the filesystem), and for
+    # pending bot validations: enqueue again after this long.
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),
+    # SIGTERM on a worker: its match may go on this long, then it is handed back to the queue.
+    "STOP_GRACE_SECONDS": float(os.environ.get("ARENA_STOP_GRACE_SECONDS", 8)),
     # Matches a ladder keeps queued or running at once.
     "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),

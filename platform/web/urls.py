@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("bots/<int:pk>/", views.bot_detail, name="bot"),
     path("me/", views.me, name="me"),
+    path("staff/health/", views.staff_health, name="staff-health"),
     path("bots/upload/", views.upload, name="upload"),
     path("accounts/register/", views.register, name="register"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

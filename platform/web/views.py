@@ -127,3 +127,12 @@ def upload(request):
             messages.success(request, f"{version.label} uploaded; it plays its validation matches now.")
             return redirect("bot", pk=version.bot_id)
     return render(request, "web/upload.html", {"form": form})
+
+
+def staff_health(request):
+    """Queued, running and stalled matches, leases and worker heartbeats; staff only (404 otherwise)."""
+    if not request.user.is_staff:
+        raise Http404("no such page")
+    from tournaments.health import snapshot
+
+    return render(request, "web/staff_health.html", {"health": snapshot()})

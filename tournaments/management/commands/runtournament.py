@@ -73,7 +73,7 @@ class Command(BaseCommand):
                 break
             if timeout and time.monotonic() - started > timeout:
                 raise CommandError(f"timed out after {timeout:.0f}s with {progress['done']}/{progress['total']} done")
-            if time.monotonic() - last_reconcile > 30:
+            if time.monotonic() - last_reconcile > settings.ARENA["RECONCILE_SECONDS"]:
                 reconcile_matches()
                 last_reconcile = time.monotonic()
             time.sleep(0.3)

@@ -1,0 +1,60 @@
+"""Celery signal receivers: the worker's heartbeat and graceful stop, and the reconciler in `celery beat`."""
+from __future__ import annotations
+
+import logging
+import threading
+
+from celery import signals
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+_heartbeat = None
+
+
+@signals.worker_ready.connect
+def _worker_ready(sender=None, **_):
+    global _heartbeat
+    from tournaments.health import WorkerHeartbeat
+
+    try:
+        _heartbeat = WorkerHeartbeat(getattr(sender, "hostname", "") or "worker")
+        _heartbeat.start()
+    except Exception:  # the database is away at start: the worker still serves; no heartbeat row
+        log.exception("worker heartbeat not started")
+        _heartbeat = None
+
+
+@signals.worker_shutting_down.connect
+def _worker_shutting_down(**_):
+    """SIGTERM (warm shutdown): the running match finishes within the grace period or is handed back."""
+    from tournaments.leases import request_stop
+
+    request_stop()
+    if _heartbeat is not None:
+        _heartbeat.stopping = True
+
+
+@signals.worker_shutdown.connect
+def _worker_shutdown(**_):
+    if _heartbeat is not None:
+        _heartbeat.stop()
+
+
+def reconcile_forever(stop: threading.Event) -> None:
+    """Run the match reconciler every RECONCILE_SECONDS until ``stop`` is set; errors wait for the next turn."""
+    from tournaments.leases import close_connection
+    from tournaments.services import reconcile_matches
+
+    while not stop.wait(settings.ARENA["RECONCILE_SECONDS"]):
+        try:
+            reconcile_matches()
+        except Exception as exc:  # the database or the broker is away: the next turn tries again
+            log.warning("reconciler: %s: %s", type(exc).__name__, exc)
+            close_connection()
+
+
+@signals.beat_init.connect
+def _beat_init(**_):
+    threading.Thread(target=reconcile_forever, args=(threading.Event(),), name="match-reconciler",
+                     daemon=True).start()
