@@ -364,6 +364,8 @@ def run_match(match_id: int, worker: str | None = None) -> str:
         # A database away for a while (restart, failover, link cut) delays the store; it never fails
         # the match. The heartbeat keeps the lease meanwhile.
         stored = leases.retry_while_leased(keeper, lambda: _store(match, token, result.to_dict()), "lease lost")
+        if stored == "lease lost":
+            log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
         try:
             advance_tournament(match.tournament_id)

@@ -199,7 +199,9 @@ class Drill:
             slow_t = self.tournament("database-slow", [self.slow_version(20), b["random"]])
             slow_id = slow_t.matches.get().pk
             self.wait("the slow match to run", self.running(slow_id, 2))
-            db_t = self.tournament("database", [b["random"], b["heuristic"]], games=self.size)
+            # 3 s matches, so that some are running and some queued when the database goes away.
+            db_t = self.tournament("database", [self.slow_version(3), b["random"]], games=self.size)
+            self.wait("the database drill's matches to run", lambda: db_t.matches.filter(status="running").exists())
             t_fault = time.time()
             self.pg.stop()
             time.sleep(10)
@@ -213,7 +215,8 @@ class Drill:
             claims = self.claims_after(db_t, t_fault)
             self.record("database", outage_s=round(t_back - t_fault, 1),
                         recovered_s=claims[-1] if claims else round(t_back - t_fault, 1),
-                        stranded=len(claims), running_match_attempts=slow.attempts,
+                        stranded=len(claims), retried=sum(m.attempts > 1 for m in db_t.matches.all()),
+                        running_match_attempts=slow.attempts,
                         running_match_stored_s=round(slow.finished_at.timestamp() - t_fault, 1))
 
         # sigterm: a 30 s match on a worker told to stop: handed back after the grace, run elsewhere.
@@ -252,36 +255,37 @@ class Drill:
 
         stop_workers([p for p in self.procs.values()])
 
-    def invariants(self) -> dict:
-        from django.db import connection
-        from ratings.models import Rating, RatingChange
-        from tournaments.models import Match
+def invariants() -> dict:
+    """0 lost, 0 rated twice, every rating chain intact, leaderboards equal to their chains."""
+    from django.db import connection
+    from ratings.models import Rating, RatingChange
+    from tournaments.models import Match
 
-        connection.close()
-        matches = list(Match.objects.filter(purpose=Match.Purpose.TOURNAMENT))
-        changes = {}
-        for c in RatingChange.objects.order_by("rating_id", "sequence"):
-            changes.setdefault(c.rating_id, []).append(c)
-        per_match = {}
-        for chs in changes.values():
-            for c in chs:
-                per_match[c.match_id] = per_match.get(c.match_id, 0) + 1
-        seats = {m.pk: m.seats.count() for m in matches}
-        chains_ok = all(
-            all((b.mu_before, b.sigma_before) == (a.mu_after, a.sigma_after) for a, b in zip(chs, chs[1:]))
-            for chs in changes.values())
-        board_ok = all(r.games == len(changes.get(r.pk, [])) and (
-            not changes.get(r.pk) or (r.mu, r.sigma) == (changes[r.pk][-1].mu_after, changes[r.pk][-1].sigma_after))
-            for r in Rating.objects.all())
-        return {
-            "matches": len(matches),
-            "lost": sum(m.status != Match.Status.FINISHED for m in matches),
-            "rated_twice": sum(per_match.get(m.pk, 0) > seats[m.pk] for m in matches),
-            "unrated": sum(not m.rated or per_match.get(m.pk, 0) != seats[m.pk] for m in matches),
-            "chains_ok": chains_ok,
-            "leaderboard_ok": board_ok,
-            "database": connection.vendor,
-        }
+    connection.close()
+    matches = list(Match.objects.filter(purpose=Match.Purpose.TOURNAMENT))
+    changes = {}
+    for c in RatingChange.objects.order_by("rating_id", "sequence"):
+        changes.setdefault(c.rating_id, []).append(c)
+    per_match = {}
+    for chs in changes.values():
+        for c in chs:
+            per_match[c.match_id] = per_match.get(c.match_id, 0) + 1
+    seats = {m.pk: m.seats.count() for m in matches}
+    chains_ok = all(
+        all((b.mu_before, b.sigma_before) == (a.mu_after, a.sigma_after) for a, b in zip(chs, chs[1:]))
+        for chs in changes.values())
+    board_ok = all(r.games == len(changes.get(r.pk, [])) and (
+        not changes.get(r.pk) or (r.mu, r.sigma) == (changes[r.pk][-1].mu_after, changes[r.pk][-1].sigma_after))
+        for r in Rating.objects.all())
+    return {
+        "matches": len(matches),
+        "lost": sum(m.status != Match.Status.FINISHED for m in matches),
+        "rated_twice": sum(per_match.get(m.pk, 0) > seats[m.pk] for m in matches),
+        "unrated": sum(not m.rated or per_match.get(m.pk, 0) != seats[m.pk] for m in matches),
+        "chains_ok": chains_ok,
+        "leaderboard_ok": board_ok,
+        "database": connection.vendor,
+    }
 
 
 def main() -> None:
@@ -312,7 +316,7 @@ def main() -> None:
             figures = drill.run()
         finally:
             drill.stop()
-        figures["invariants"] = drill.invariants()
+        figures["invariants"] = invariants()
     finally:
         for server in (redis, pg):
             if server is not None:

@@ -60,8 +60,10 @@ def missing_tools() -> str | None:
 class OwnPostgres:
     """A PostgreSQL cluster in a temporary folder (run as the postgres user when we are root)."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int | None = None, prefix: list[str] | None = None):
+    def __init__(self, host: str = "127.0.0.1", port: int | None = None, prefix: list[str] | None = None,
+                 listen: list[str] | None = None):
         self.host, self.port = host, port or free_port()
+        self.listen = listen or [host]
         self.prefix = list(prefix or [])  # e.g. ["ip", "netns", "exec", "arena-db"]
         self.dir = Path(tempfile.mkdtemp(prefix="arena-pg-"))
         self.data = self.dir / "data"
@@ -70,6 +72,9 @@ class OwnPostgres:
             self.prefix += ["runuser", "-u", "postgres", "--"]
         self._run([postgres_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync",
                    "-E", "UTF8"])
+        # initdb trusts local connections only; these test hosts reach it over their veth addresses.
+        with open(self.data / "pg_hba.conf", "a") as hba:
+            hba.write("host all all 0.0.0.0/0 trust\n")
 
     @property
     def url(self) -> str:
@@ -80,8 +85,8 @@ class OwnPostgres:
                        cwd=self.dir)
 
     def start(self) -> None:
-        options = (f"-p {self.port} -k {self.dir} -c listen_addresses={self.host} -c fsync=off "
-                   "-c synchronous_commit=off -c max_connections=100")
+        options = (f"-p {self.port} -k {self.dir} -c listen_addresses={','.join(self.listen)} -c fsync=off "
+                   "-c max_connections=100")
         self._run([postgres_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.dir / "log"),
                    "-w", "-t", "60", "start"])
 
@@ -100,8 +105,10 @@ class OwnPostgres:
 class OwnRedis:
     """A Redis server with no persistence: a restart comes back empty."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int | None = None, prefix: list[str] | None = None):
+    def __init__(self, host: str = "127.0.0.1", port: int | None = None, prefix: list[str] | None = None,
+                 listen: list[str] | None = None):
         self.host, self.port = host, port or free_port()
+        self.listen = listen or [host]
         self.prefix = list(prefix or [])
         self.dir = Path(tempfile.mkdtemp(prefix="arena-redis-"))
         self.proc: subprocess.Popen | None = None
@@ -112,11 +119,10 @@ class OwnRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            self.prefix + ["redis-server", "--port", str(self.port), "--bind", self.host, "--save", "",
+            self.prefix + ["redis-server", "--port", str(self.port), "--bind", *self.listen, "--save", "",
                            "--appendonly", "no", "--dir", str(self.dir), "--protected-mode", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not self.prefix:
-            wait_for_port(self.host, self.port)
+        wait_for_port(self.host, self.port)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
