@@ -55,6 +55,7 @@ def reconcile_forever(stop: threading.Event) -> None:
 
 
 @signals.beat_init.connect
+@signals.beat_embedded_init.connect
 def _beat_init(**_):
     threading.Thread(target=reconcile_forever, args=(threading.Event(),), name="match-reconciler",
                      daemon=True).start()

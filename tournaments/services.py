@@ -421,7 +421,11 @@ def reconcile_matches() -> list[int]:
     """
     from tournaments.doorbell import waiting_match_ids
 
-    waiting = waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
+    try:
+        waiting = waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
+    except Exception as exc:  # the broker is away: expired leases are still freed
+        log.warning("reconciler cannot read the broker's queue: %s", exc)
+        waiting = None
     expired = list(Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=Now()).values_list("pk", flat=True))
     if expired:
         Match.objects.filter(pk__in=expired, status=Match.Status.RUNNING, lease_until__lt=Now()).update(

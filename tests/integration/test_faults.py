@@ -75,4 +75,5 @@ def test_fault_drills_postgresql_and_redis(tmp_path):
     assert figures["invariants"]["database"] == "postgresql"
     check(figures, {"claim", "kill", "broker", "database", "sigterm"})
     database = figures["faults"]["database"]
+    assert database["stranded"] >= 1  # matches waited through the outage and ran after it
     assert database["running_match_attempts"] == 1  # the match running through the outage kept its lease
