@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, Sequence
 
-from engines.bots import is_program_spec, make_bot
+from engines.players import is_program_spec, make_bot
 from engines.core import BadOptions, IllegalAction
 from engines.games import GAME_IDS, available_games, get_game
 from engines.match import Decision, MatchLimits, MatchLog, ReplayMismatch, play_match, replay

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
-from engines.bots import make_bot
+from engines.players import make_bot
 from engines.match import play_match
 
 

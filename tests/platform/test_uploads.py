@@ -8,6 +8,7 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from bots import services
+from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
 from arena_testing import token_client
 from players.models import Player
@@ -100,18 +101,18 @@ def test_uploading_needs_a_login(db):
 def test_a_good_bot_validates_in_the_sandbox(bob):
     version = services.upload_version(owner=bob, game="port_royal", name="starter", filename="starter.py",
                                       data=STARTER)
-    assert services.validate_version(version.pk) == "valid"
+    assert validate_version(version.pk) == "valid"
     version.refresh_from_db()
     assert version.status == "valid" and "without a fault" in version.status_detail
     # Validation is idempotent: a second delivery changes nothing.
-    assert services.validate_version(version.pk) == "valid"
+    assert validate_version(version.pk) == "valid"
 
 
 @pytest.mark.sandbox
 def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(bob):
     crash = b"import sys\nsys.stderr.write('boom: my bug\\n')\nraise SystemExit(3)\n"
     version = services.upload_version(owner=bob, game="port_royal", name="crashy", filename="crashy.py", data=crash)
-    assert services.validate_version(version.pk) == "invalid"
+    assert validate_version(version.pk) == "invalid"
     version.refresh_from_db()
     assert "crash" in version.status_detail and "boom: my bug" in version.status_detail
 
@@ -133,7 +134,7 @@ while True:
 def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob, settings):
     settings.ARENA = {**settings.ARENA, "MOVE_MS": 300}
     hostile = services.upload_version(owner=bob, game="port_royal", name="hostile", filename="h.py", data=HOSTILE)
-    assert services.validate_version(hostile.pk) == "invalid"
+    assert validate_version(hostile.pk) == "invalid"
     hostile.refresh_from_db()
     assert "timeout" in hostile.status_detail or "crash" in hostile.status_detail
     # Forfeited after 3 faults, ranked last; the match still finished with a result.
@@ -142,4 +143,4 @@ def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob,
     assert seat.rank == max(seat.match.seats.values_list("rank", flat=True))
     # The same process validates the next bot normally.
     good = services.upload_version(owner=bob, game="port_royal", name="good", filename="g.py", data=STARTER)
-    assert services.validate_version(good.pk) == "valid"
+    assert validate_version(good.pk) == "valid"

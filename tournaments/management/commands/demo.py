@@ -5,11 +5,12 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from bots.models import BotVersion
-from bots.services import register_builtin_bots, upload_version, validate_version
+from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
 from tournaments.services import smallest_table
+from tournaments.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
 
