@@ -68,6 +68,12 @@ def test_each_upload_is_a_new_pending_version(api, bob):
     (b"def act(:\n", "bot.py", "syntax error"),
     (b"print('hi')\n", "bot.exe", ".py file or a .zip"),
     (b"", "bot.py", "empty"),
+    (zip_of({"bot.json": b'{"command": ["ruby", "bot.rb"]}', "bot.rb": b"puts 1"}), "bot.zip",
+     "'ruby' is not provided by the workers"),
+    (zip_of({"bot.json": b'{"command": ["node", "../../etc/passwd.js"]}', "main.js": b""}), "bot.zip",
+     "not a file inside the package"),
+    (zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x02\x00\xb7\x00"}),
+     "bot.zip", "another processor"),
 ])
 def test_bad_uploads_are_refused_with_a_reason_and_leave_nothing(api, data, filename, fragment):
     before = media_files()
@@ -144,3 +150,27 @@ def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob,
     # The same process validates the next bot normally.
     good = services.upload_version(owner=bob, game="port_royal", name="good", filename="g.py", data=STARTER)
     assert validate_version(good.pk) == "valid"
+
+
+JS_STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.js").read_bytes()
+
+
+@pytest.mark.sandbox
+def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api, bob, builtin_versions):
+    from tournaments import services as tournament_services
+
+    package = zip_of({"bot.json": b'{"command": ["node", "main.js"]}', "main.js": JS_STARTER})
+    response = upload(api, "jsbot", package, "jsbot.zip")
+    assert response.status_code == 201, response.content
+    version = BotVersion.objects.get(pk=response.json()["id"])
+    assert "entry main.js" in version.status_detail
+    assert validate_version(version.pk) == "valid", version.status_detail
+    version.refresh_from_db()
+    tournament = tournament_services.create_tournament(
+        name="js cup", game="port_royal", seats=3, seed=4, games_per_pairing=2,
+        bot_versions=[builtin_versions["random"], builtin_versions["heuristic"], version])
+    for match in tournament.matches.all():
+        assert tournament_services.run_match(match.pk) == "finished"
+    seats = list(version.seats.filter(match__tournament=tournament))
+    assert len(seats) == 2 and all(s.faults == 0 and not s.forfeited for s in seats)
+    assert version.rating.games == 2
