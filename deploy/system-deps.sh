@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages the arena needs beside Python: bubblewrap, the sandbox of uploaded bots.
-# Installs them where apt is available and we may use it (root, or passwordless sudo); elsewhere it
-# says what is missing, and uploaded bots are then refused (built-in bots still play).
+# Debian packages the arena needs beside Python: bubblewrap, the sandbox of uploaded bots, and nodejs,
+# the interpreter of JavaScript bots. Installs them where apt is available and we may use it (root, or
+# passwordless sudo); elsewhere it says what is missing, and uploaded bots are then refused (built-in
+# bots still play; without node only JavaScript bots wait).
 set -u
 missing=()
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1; then
@@ -17,9 +19,9 @@ if command -v apt-get >/dev/null 2>&1; then
     fi
   fi
 fi
-echo "warning: could not install ${missing[*]}: uploaded bots will be refused until bubblewrap is installed" >&2
+echo "warning: could not install ${missing[*]}: uploaded bots (without bubblewrap) or JavaScript bots (without nodejs) cannot run" >&2
 if [ "${ARENA_REQUIRE_SERVICES:-0}" = 1 ]; then
-  echo "error: ARENA_REQUIRE_SERVICES=1 and bubblewrap is missing" >&2
+  echo "error: ARENA_REQUIRE_SERVICES=1 and ${missing[*]} missing" >&2
   exit 1
 fi
 exit 0
