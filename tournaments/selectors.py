@@ -18,7 +18,11 @@ def tournament_progress(tournament: Tournament) -> dict[str, int]:
 
 
 def tournament_standings(tournament: Tournament) -> list[dict]:
-    """Entries with their current rating and their results in this tournament, best first."""
+    """Entries with their current rating and their results in this tournament, best first.
+
+    ``games``: rated games of the version in all (every tournament: what its rating rests on);
+    ``matches``, ``wins``, ``average_place``: its finished matches in this tournament (place 1 = first).
+    """
     rows = []
     for entry in tournament.entry_set.select_related("bot_version__bot__owner", "bot_version__rating"):
         version = entry.bot_version
@@ -34,7 +38,7 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             "games": rating.games if rating else 0,
             "matches": len(ranks),
             "wins": sum(1 for r in ranks if r == 0),
-            "average_rank": (sum(ranks) / len(ranks) + 1) if ranks else None,
+            "average_place": (sum(ranks) / len(ranks) + 1) if ranks else None,  # seat ranks are 0-based
         })
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows

@@ -26,10 +26,15 @@ class BotSerializer(serializers.ModelSerializer):
 class SeatSerializer(serializers.ModelSerializer):
     bot_version = serializers.IntegerField(source="bot_version_id")
     label = serializers.CharField(source="bot_version.label")
+    place = serializers.SerializerMethodField(help_text="1 = first (a tie shares the better place); null until "
+                                                        "the match is finished")
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot_version", "label", "rank", "score", "faults", "forfeited"]
+        fields = ["seat", "bot_version", "label", "place", "score", "faults", "forfeited"]
+
+    def get_place(self, seat: MatchSeat) -> int | None:
+        return None if seat.rank is None else seat.rank + 1  # the engine's rank is 0-based
 
 
 class MatchSerializer(serializers.ModelSerializer):

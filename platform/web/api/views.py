@@ -38,9 +38,9 @@ def games(request):
 def game_leaderboard(request, game: str):
     check_game(game)
     rows = []
-    for position, rating in enumerate(leaderboard(game), 1):
+    for place, rating in enumerate(leaderboard(game), 1):
         row = s.RatingSerializer(rating).data
-        row["rank"] = position
+        row["place"] = place
         if request.query_params.get("history"):
             row["history"] = rating_history(rating)
         rows.append(row)
@@ -115,7 +115,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = s.TournamentSerializer(tournament).data
         data["progress"] = tournament_progress(tournament)
         data["standings"] = [
-            {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_rank")}
+            {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_place")}
             | {"bot_version": row["bot_version"].pk}
             for row in tournament_standings(tournament)
         ]
