@@ -108,7 +108,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=[f.value for f in Tournament.Format], default="round_robin")
     rounds = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: 0 = automatic")
     max_matches = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
-                                           help_text="ladder: 0 = until stopped")
+                                           help_text="ladder: matches to play (0 = until stopped: staff only)")
     options = serializers.DictField(default=dict)
     seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
     rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset "
