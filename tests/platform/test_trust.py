@@ -209,6 +209,13 @@ def test_the_owner_sets_challenges_on_upload_and_on_the_bot_page(mallory):
     page.post(f"/bots/{bot.pk}/settings/", {"accepts_challenges": "on"})
     bot.refresh_from_db()
     assert bot.accepts_challenges and "Accepts challenges" in Client().get(f"/bots/{bot.pk}/").content.decode()
+    # The upload form has the same box.
+    assert "accepts_challenges" in page.get("/bots/upload/").content.decode()
+    f = io.BytesIO(starter)
+    f.name = "form.py"
+    response = page.post("/bots/upload/", {"game": "port_royal", "name": "formbot", "file": f,
+                                           "accepts_challenges": "on"})
+    assert response.status_code == 302 and Bot.objects.get(name="formbot").accepts_challenges
 
 
 # --- 4. bounded work ---------------------------------------------------------------------------------
