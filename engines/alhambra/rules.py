@@ -22,11 +22,11 @@ from typing import Any, Mapping
 from engines.alhambra import geometry as geo
 from engines.alhambra.data import (
     ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
-    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, OPEN_MONEY, PILES, POINTS,
+    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES, POINTS,
     SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
     money_deck,
 )
-from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
 
 ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placement", "over"
 PASS: Action = {"type": "pass"}
@@ -95,7 +95,16 @@ class Alhambra(Game):
     name = "Alhambra"
     min_players = 2
     max_players = 6
-    default_options = {"max_turns": MAX_TURNS, "open_money": OPEN_MONEY, "all_payments": ALL_PAYMENTS}
+    option_specs = (
+        Option("max_turns", MAX_TURNS, "int", "[HOUSE] turns (over all seats) after which the game ends "
+               "as in §5.3; a normal game takes 60-150", minimum=1, maximum=MAX_TURNS_LIMIT),
+        Option("open_money", OPEN_MONEY, "bool", "[HOUSE] every seat sees every money hand (§6)"),
+        Option("all_payments", ALL_PAYMENTS, "bool", "list every payment set, not only the minimal ones "
+               "(§9.3)"),
+    )
+    rated_presets = {"standard": {}, "two_players": {}}
+    # 2 players play a variant of their own (Dirk, the reduced money deck, §6).
+    rated_preset_players = {"standard": (3, 4, 5, 6), "two_players": (2,)}
 
     # ------------------------------------------------------------------------------------ setup
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> AlhambraState:
@@ -106,9 +115,9 @@ class Alhambra(Game):
         s = AlhambraState()
         s.n = n
         s.rng = rng = random.Random(seed)
-        s.max_turns = int(opts["max_turns"])
-        s.open_money = bool(opts["open_money"])
-        s.all_payments = bool(opts["all_payments"])
+        s.max_turns = opts["max_turns"]
+        s.open_money = opts["open_money"]
+        s.all_payments = opts["all_payments"]
         s.alhambras = [geo.new_alhambra() for _ in range(n)]
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
