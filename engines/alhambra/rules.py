@@ -285,7 +285,11 @@ class Alhambra(Game):
         return self._redesign(s, seat, action)
 
     def _is_legal(self, s: AlhambraState, seat: int, action: Any) -> bool:
-        """Exactly ``action in legal_actions(s, seat)``, checked without building the whole list."""
+        """``action in legal_actions(s, seat)`` up to interchangeable things, checked without the list.
+
+        Identical money cards and reserve tiles of the same type and walls are interchangeable (§2,
+        §9.2): the list names the lowest ids, and any other id of the same card or tile is accepted.
+        """
         if type(action) is not dict:
             return False
         kind = action.get("type")
@@ -307,9 +311,14 @@ class Alhambra(Game):
         if kind == "take_money":
             cards = action.get("cards")
             market = s.money_market
-            if type(cards) is not list or len(action) != 2 or not all(c in market for c in cards):
+            if (type(cards) is not list or len(action) != 2 or not all(type(c) is int and c in market for c in cards)
+                    or len(set(cards)) != len(cards)):
                 return False
-            return tuple(market.index(c) for c in cards) in _picks(market)
+            # the listed pick of the same (currency, value) classes: the lowest market positions of each
+            pick = []
+            for k in sorted(set(c // 3 for c in cards)):
+                pick.extend([i for i, c in enumerate(market) if c // 3 == k][:sum(c // 3 == k for c in cards)])
+            return tuple(sorted(pick)) in _picks(market)
         if kind == "buy":
             slot = action.get("slot")
             if type(slot) is not int or not 1 <= slot <= 4 or s.market[slot - 1] is None or len(action) != 3:
@@ -326,8 +335,7 @@ class Alhambra(Game):
             if len(action) != 2 or type(tile) is not int or tile == 0:
                 return False
             return tile in self._removable_tiles(s, seat)
-        if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int \
-                or tile not in _distinct(s.reserves[seat]):
+        if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int or tile not in s.reserves[seat]:
             return False
         if kind == "redesign_place":
             x, y = action.get("x"), action.get("y")

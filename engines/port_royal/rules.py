@@ -176,6 +176,14 @@ class PortRoyal(Game):
         """Cards ``seat`` may take in its Phase-2 step (§4.6); Governors count at once."""
         return (st.base_allowance if seat == st.active else 1) + st.governors[seat]
 
+    @staticmethod
+    def _hire_cost(st: State, seat: int, cid: int) -> int:
+        """What ``seat`` pays to hire person ``cid``: its cost less 1 per Mademoiselle, floor 0 (§4.0).
+
+        A non-active hirer's 1-coin fee comes on top and is never reduced (A16).
+        """
+        return max(0, _COST[cid] - st.mademoiselles[seat])
+
     def _take_actions(self, st: State, seat: int) -> list[Action]:
         harbour = st.harbour
         lowest: dict[int, int] = {}
@@ -185,12 +193,11 @@ class PortRoyal(Game):
             if low is None or cid < low:
                 lowest[k] = cid
         money = len(st.coins[seat]) - (seat != st.active)  # a non-active taker also pays the 1-coin fee
-        discount = st.mademoiselles[seat]
         acts = []
         for cid in harbour:
             if lowest[_KIND_NO[cid]] != cid:
                 continue
-            if _KIND[cid] == _SHIP or _COST[cid] - discount <= money:
+            if _KIND[cid] == _SHIP or self._hire_cost(st, seat, cid) <= money:
                 acts.append({"type": "take", "card": cid})
         return acts
 
@@ -252,9 +259,8 @@ class PortRoyal(Game):
             if st.hmask:  # a ship can always be taken
                 return True
             money = len(st.coins[seat]) - (seat != st.active)
-            discount = st.mademoiselles[seat]
             for cid in st.harbour:
-                if _COST[cid] - discount <= money:
+                if self._hire_cost(st, seat, cid) <= money:
                     return True
         if seat == st.active and st.expedition_area and self._expedition_actions(st, seat):
             return True
@@ -498,7 +504,7 @@ class PortRoyal(Game):
                 st.coins[active].append(st.coins[seat].pop())
                 ev.append({"type": "fee", "seat": seat, "to": active})
         else:
-            cost = max(0, _COST[cid] - st.mademoiselles[seat])
+            cost = self._hire_cost(st, seat, cid)
             if len(st.coins[seat]) < cost + fee:
                 raise IllegalAction("§4.6 hire", f"hiring {cid} costs {cost}{' + 1 fee' if fee else ''} coins; "
                                                  f"seat {seat} has {len(st.coins[seat])}")
