@@ -314,11 +314,14 @@ class Alhambra(Game):
             if (type(cards) is not list or len(action) != 2 or not all(type(c) is int and c in market for c in cards)
                     or len(set(cards)) != len(cards)):
                 return False
-            # the listed pick of the same (currency, value) classes: the lowest market positions of each
+            picks = _picks(market)
+            if tuple(market.index(c) for c in cards) in picks:
+                return True  # exactly a listed action
+            # else the listed pick of the same (currency, value) classes: the lowest market positions of each
             pick = []
             for k in sorted(set(c // 3 for c in cards)):
                 pick.extend([i for i, c in enumerate(market) if c // 3 == k][:sum(c // 3 == k for c in cards)])
-            return tuple(sorted(pick)) in _picks(market)
+            return tuple(sorted(pick)) in picks
         if kind == "buy":
             slot = action.get("slot")
             if type(slot) is not int or not 1 <= slot <= 4 or s.market[slot - 1] is None or len(action) != 3:
