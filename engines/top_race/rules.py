@@ -77,7 +77,8 @@ class TopRace(Game):
     option_specs = (
         Option("races", None, "int", "races in a game; null: 3, or 1 with Shares (§6.5)",
                minimum=1, maximum=D.MAX_RACES, nullable=True),
-        Option("tracks", None, "list", f"one track per race; null: {D.DEFAULT_TRACK} every race (§3)",
+        Option("tracks", None, "list", f"one track id per race, as many as the races; null: {D.DEFAULT_TRACK} "
+               "every race (§3)",
                minimum=1, maximum=D.MAX_RACES, choices=D.TRACK_IDS, nullable=True),
         Option("pitstop", False, "bool", "the Pitstop module (§6.1)"),
         Option("tips", False, "bool", "variant A: Tips, not with Shares (§6.2)"),
