@@ -47,7 +47,8 @@ def game_leaderboard(request, game: str):
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
-        "ruleset_options": engine.rated_presets[ruleset], "ratings": ratings, "chart": chart,
+        "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
+        "ratings": ratings, "chart": chart,
         "tournaments": tournaments})
 
 

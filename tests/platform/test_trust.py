@@ -131,6 +131,28 @@ def test_ratings_are_kept_per_ruleset(builtin_versions):
     assert Rating.objects.filter(bot_version=versions[0]).count() == 2
 
 
+def test_catans_base_and_five_six_boards_are_separate_leaderboards(db):
+    builtins = {v.builtin_name: v for v in register_builtin_bots(["catan"])}
+    owner = system_player()
+    extra = [Bot.objects.create(owner=owner, game="catan", name=f"random-{i}").versions.create(
+        number=1, kind="builtin", builtin_name="random", status="valid") for i in range(3)]
+    field = [builtins["random"], builtins["heuristic"], *extra]
+    big = services.create_tournament(name="big", game="catan", seats=5, bot_versions=field, rated=True, seed=1)
+    small = services.create_tournament(name="small", game="catan", seats=3, bot_versions=field[:3], rated=True,
+                                       seed=2)
+    assert (big.ruleset, small.ruleset) == ("five_six_players", "standard")
+    play_out(big)
+    play_out(small)
+    assert {r.games for r in leaderboard("catan", "five_six_players")} == {1}
+    assert len(leaderboard("catan", "five_six_players")) == 5 and len(leaderboard("catan")) == 3
+    assert Rating.objects.filter(bot_version=field[0]).count() == 2  # one rating per ruleset
+    board = APIClient().get("/api/leaderboards/catan/?ruleset=five_six_players").json()
+    assert board["ruleset"] == "five_six_players" and board["players"] == [5, 6] and len(board["ratings"]) == 5
+    assert set(big.matches.values_list("ruleset", flat=True)) == {"five_six_players"}
+    html = Client().get("/games/catan/?ruleset=five_six_players").content.decode()
+    assert "five_six_players ruleset" in html and "big" in html and "small" not in html
+
+
 def test_the_leaderboard_names_its_ruleset_and_refuses_unknown_ones(builtin_versions):
     board = APIClient().get("/api/leaderboards/port_royal/?ruleset=standard").json()
     assert board["ruleset"] == "standard" and board["options"]["end_condition"] == "standard"

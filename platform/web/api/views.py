@@ -21,7 +21,9 @@ from web.api import serializers as s
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
     return {"id": game.id, "name": game.name, "min_players": game.min_players, "max_players": game.max_players,
-            "options": game.default_options, "rated_rulesets": game.rated_presets}
+            "options": game.default_options,
+            "rated_rulesets": {name: {"options": overrides, "players": list(game.preset_players(name))}
+                               for name, overrides in game.rated_presets.items()}}
 
 def check_game(game_id: str) -> str:
     if game_id not in available_games():
@@ -50,7 +52,7 @@ def game_leaderboard(request, game: str):
             row["history"] = rating_history(rating)
         rows.append(row)
     return Response({"game": game, "ruleset": ruleset, "options": get_game(game).options(rulesets[ruleset]),
-                     "ratings": rows})
+                     "players": list(get_game(game).preset_players(ruleset)), "ratings": rows})
 
 class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Bots and versions. POST (multipart: game, name, file, description, accepts_challenges) uploads a new
