@@ -121,15 +121,20 @@ def frames_of_match(game_id: str, players: int, seed: int, options: Mapping[str,
     move = 0
     while (seat := game.to_move(state)) is not None:
         legal = game.legal_actions(state, seat)
-        spectator = game.observe(state, None)
-        seat_obs = [game.observe(state, s) for s in range(players)] if every and move % every == 0 else None
+        # through JSON, as the shell sends them (an engine may hand out live lists of its state)
+        spectator = _json(game.observe(state, None))
+        seat_obs = [_json(game.observe(state, s)) for s in range(players)] if every and move % every == 0 else None
         action = legal[seat_bots[seat].act(game.observe(state, seat), legal)]
         events = game.apply(state, seat, action)
         yield {"move": move, "seat": seat, "obs": spectator, "action": action, "events": events, "state": state,
                "seat_obs": seat_obs}
         move += 1
-    yield {"move": move, "seat": None, "obs": game.observe(state, None), "action": None, "events": [],
-           "state": state, "seat_obs": [game.observe(state, s) for s in range(players)] if every else None}
+    yield {"move": move, "seat": None, "obs": _json(game.observe(state, None)), "action": None, "events": [],
+           "state": state, "seat_obs": [_json(game.observe(state, s)) for s in range(players)] if every else None}
+
+
+def _json(data: Any) -> Any:
+    return json.loads(json.dumps(data))
 
 
 def context(view: Any, players: int, options: Mapping[str, Any], move: int, viewer: int | None = None,
