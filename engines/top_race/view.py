@@ -132,7 +132,8 @@ def describe_events(events: list[Event]) -> list[str]:
         elif kind == "return":
             out.append(f"the {e['car']} car comes back at {space_text(e['to'])}")
         elif kind == "lost":
-            out.append(f"the {e['car']} car is out of the race (finished or broken down): its {e['spaces']} spaces are lost")
+            out.append(f"the {e['car']} car is out of the race (finished or broken down): "
+                       f"its {e['spaces']} spaces are lost")
         elif kind == "blocked":
             out.append(f"the {e['car']} car is blocked: its {e['spaces']} spaces are lost")
         elif kind == "finish":

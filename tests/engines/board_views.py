@@ -140,8 +140,9 @@ def _json(data: Any) -> Any:
 def context(view: Any, players: int, options: Mapping[str, Any], move: int, viewer: int | None = None,
             seats: Sequence[str] | None = None) -> dict[str, Any]:
     """The ``ctx`` the viewer shell passes to ``render``."""
-    return {"static": view.static_info(players, dict(options)), "seats": list(seats or [f"bot {s}" for s in range(players)]),
-            "colors": COLORS[:players], "viewer": viewer, "move": move}
+    names = list(seats or [f"bot {s}" for s in range(players)])
+    return {"static": view.static_info(players, dict(options)), "seats": names, "colors": COLORS[:players],
+            "viewer": viewer, "move": move}
 
 
 def drawing_jobs(view: Any, frames: Sequence[Mapping[str, Any]], players: int, options: Mapping[str, Any],

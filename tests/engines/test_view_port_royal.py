@@ -53,12 +53,11 @@ def test_hand_checked_texts():
 
 
 def test_mademoiselles_lower_the_price_named_in_the_text():
-    state = GAME.setup(2, 0)
-    state.persons[0] = [42]  # one Mademoiselle
-    obs = GAME.observe(state, None)
+    obs = GAME.observe(GAME.setup(2, 0), None)
     obs["to_act"], obs["active"] = 0, 0
-    obs["players"][0]["persons"] = [42]
-    assert view.describe_action({"type": "take", "card": 29}, obs) == "hires Sailor (3 coins, 1 IP, 1 sword) for 2 coins"
+    obs["players"][0]["persons"] = [42]  # one Mademoiselle: every hire costs 1 less
+    assert view.describe_action({"type": "take", "card": 29}, obs) == \
+        "hires Sailor (3 coins, 1 IP, 1 sword) for 2 coins"
     assert view.describe_action({"type": "expedition", "card": 118, "jacks_for": {"anchor": 1, "house": 0}}, obs) == \
         "fulfils the expedition 2 anchors + 1 house (6 IP, 3 coins), Jacks of all Trades standing in for 1 anchor"
 
