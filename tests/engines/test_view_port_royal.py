@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches, parse, render
+from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches
+from svg_views import parse_svg, render_all
+
 from engines.port_royal import GAME
 from engines.port_royal import view
 
@@ -75,11 +77,11 @@ def test_drawing_matches_the_expected_marks(players):
     options = {"end_condition": "expedition_required"} if players == 3 else {}
     frames = list(frames_of_match("port_royal", players, 11, options, every=30))
     jobs, marks = drawing_jobs(view, frames, players, options, 40)
-    svgs = render("port_royal", jobs)
+    svgs = render_all("port_royal", jobs)
     assert len(svgs) == len(jobs) > 40
     for svg, mark, job in zip(svgs, marks, jobs):
         assert mismatches(svg, mark) == {}, (job["ctx"]["move"], job["ctx"]["viewer"])
-        assert parse(svg).get("viewBox", "").startswith("0 0 ")
+        assert parse_svg(svg).get("viewBox", "").startswith("0 0 ")
     seat_views = [m for m, job in zip(marks, jobs) if job["ctx"]["viewer"] is not None]
     assert seat_views and all(m[".player.you"] == 1 for m in seat_views)
 
@@ -88,7 +90,7 @@ def test_seat_names_are_escaped():
     state = GAME.setup(3, 4)
     obs = GAME.observe(state, None)
     ctx = context(view, 3, {}, 0, None, seats=[HOSTILE, "b", "c"])
-    (svg,) = render("port_royal", [{"obs": obs, "ctx": ctx}])
+    (svg,) = render_all("port_royal", [{"obs": obs, "ctx": ctx}])
     assert "<script>" not in svg
     texts = [el.text for el in ET.fromstring(svg).iter() if el.text]
     assert any(HOSTILE in text for text in texts)

@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches, parse, render
+from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches
+from svg_views import parse_svg, render_all
+
 from engines.top_race import GAME
 from engines.top_race import view
 
@@ -83,11 +85,11 @@ def test_drawing_matches_the_expected_marks(variant, players):
     options = VARIANTS[variant]
     frames = list(frames_of_match("top_race", players, 5, options, every=60))
     jobs, marks = drawing_jobs(view, frames, players, options, 25)
-    svgs = render("top_race", jobs)
+    svgs = render_all("top_race", jobs)
     assert len(svgs) == len(jobs) > 25
     for svg, mark, job in zip(svgs, marks, jobs):
         assert mismatches(svg, mark) == {}, (job["ctx"]["move"], job["ctx"]["viewer"])
-        assert parse(svg).get("viewBox", "").startswith("0 0 ")
+        assert parse_svg(svg).get("viewBox", "").startswith("0 0 ")
     seat_views = [m for m, job in zip(marks, jobs) if job["ctx"]["viewer"] == 1]
     assert seat_views and all(m[".player.you"] == 1 for m in seat_views)
     # a seat sees its own cards and the backs of the others'
@@ -97,6 +99,6 @@ def test_drawing_matches_the_expected_marks(variant, players):
 def test_seat_names_are_escaped():
     obs = GAME.observe(GAME.setup(3, 4), None)
     ctx = context(view, 3, {}, 0, None, seats=[HOSTILE, "b", "c"])
-    (svg,) = render("top_race", [{"obs": obs, "ctx": ctx}])
+    (svg,) = render_all("top_race", [{"obs": obs, "ctx": ctx}])
     assert "<script>" not in svg
     assert any(HOSTILE in el.text for el in ET.fromstring(svg).iter() if el.text)
