@@ -96,7 +96,7 @@ def test_leaderboard_and_match_log_after_matches(builtin_versions):
 
 def test_places_for_people_are_1_based(builtin_versions):
     """Seats, leaderboards, rating histories and standings say ``place``: 1 = first (the engine's rank is 0-based)."""
-    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2,
+    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2, rated=True,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     for match in tournament.matches.all():
         services.run_match(match.pk)

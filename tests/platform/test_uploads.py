@@ -167,10 +167,12 @@ def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api
     assert validate_version(version.pk) == "valid", version.status_detail
     version.refresh_from_db()
     tournament = tournament_services.create_tournament(
-        name="js cup", game="port_royal", seats=3, seed=4, games_per_pairing=2,
+        name="js cup", game="port_royal", seats=3, seed=4, games_per_pairing=2, rated=True,
         bot_versions=[builtin_versions["random"], builtin_versions["heuristic"], version])
     for match in tournament.matches.all():
         assert tournament_services.run_match(match.pk) == "finished"
     seats = list(version.seats.filter(match__tournament=tournament))
     assert len(seats) == 2 and all(s.faults == 0 and not s.forfeited for s in seats)
-    assert version.rating.games == 2
+    from ratings.selectors import leaderboard
+
+    assert {r.bot_version_id: r.games for r in leaderboard("port_royal")}[version.pk] == 2
