@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 
 from django.conf import settings
@@ -80,7 +81,7 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
         package = check_package(data, filename, upload_limits())
     except PackageError as exc:
         raise UploadError(str(exc)) from None
-    suffix = ".py" if filename.lower().endswith(".py") else ".zip"
+    suffix = os.path.splitext(filename.lower())[1]  # .py, .js or .zip (checked): it says how to read it again
     sha = hashlib.sha256(data).hexdigest()
     stored_name = None
     try:

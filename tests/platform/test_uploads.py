@@ -156,6 +156,15 @@ JS_STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starter
 
 
 @pytest.mark.sandbox
+def test_a_single_javascript_file_is_stored_as_such_and_validates(api, bob):
+    response = upload(api, "jsfile", JS_STARTER, "mybot.js")
+    assert response.status_code == 201, response.content
+    version = BotVersion.objects.get(pk=response.json()["id"])
+    assert version.package.name.endswith(".js") and version.package.read() == JS_STARTER
+    assert validate_version(version.pk) == "valid"
+
+
+@pytest.mark.sandbox
 def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api, bob, builtin_versions):
     from tournaments import services as tournament_services
 
