@@ -91,3 +91,42 @@ def test_serve_restarts_a_dead_worker_and_sigterm_stops_every_child(tmp_path):
     assert "worker-1 killed by signal SIGKILL" in output, output
     assert [pid for pid in seen if alive(pid)] == []
     assert all(c["pid"] is None for c in state(tmp_path)["children"].values())
+
+
+def test_runworkers_stops_its_children_on_sigterm_and_they_die_with_it(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update(ARENA_DATA_DIR=str(tmp_path), ARENA_QUEUE=f"arena-rw-{uuid.uuid4().hex[:8]}")
+    manage = [sys.executable, str(ROOT / "manage.py")]
+
+    def start() -> tuple[subprocess.Popen, list[int]]:
+        (tmp_path / "run" / "supervisor.json").unlink(missing_ok=True)
+        proc = subprocess.Popen(manage + ["runworkers", "-n", "2", "--grace", "5"], env=env, cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found = wait_for("the workers", lambda: (s := state(tmp_path)) and all(
+            c["pid"] for c in s["children"].values()) and s)
+        assert set(found["children"]) == {"worker-1", "worker-2", "beat"}
+        return proc, [c["pid"] for c in found["children"].values()]
+
+    # SIGTERM: the supervisor stops every child, then exits.
+    proc, pids = start()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    assert [pid for pid in pids if alive(pid)] == []
+
+    # SIGKILL of the supervisor itself: its children are told by the kernel (parent-death signal) and stop.
+    proc, pids = start()
+    proc.kill()
+    proc.wait(timeout=10)
+    assert wait_for("the orphans to stop", lambda: not any(alive(pid) for pid in pids), timeout=60)
+
+
+def test_serve_refuses_a_port_in_use_at_once(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env["ARENA_DATA_DIR"] = str(tmp_path)
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, str(ROOT / "manage.py"), "serve", "--port", str(port)], env=env,
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert f"cannot serve on 127.0.0.1:{port}" in result.stderr and "PORT=" in result.stderr
+    assert not (tmp_path / "run" / "supervisor.json").exists()  # nothing was started

@@ -1,8 +1,9 @@
 """The whole platform in one command: the site, the workers and the scheduler, until Ctrl-C or SIGTERM."""
 import os
+import socket
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.supervisor import Supervisor, platform_children
 
@@ -19,6 +20,12 @@ def add_platform_arguments(parser) -> None:
 
 def serve(command: BaseCommand, *, port: int, host: str, workers: int, grace: float) -> None:
     """Run the site (Django's server, without its auto-reloader), ``workers`` workers and the scheduler."""
+    try:  # a taken port would only make the site restart in a loop: say so at once
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise CommandError(f"cannot serve on {host}:{port} ({exc.strerror}); choose another port: "
+                           f"PORT={port + 1} make serve, or --port") from None
     site = [sys.executable, "manage.py", "runserver", "--noreload", "--insecure", f"{host}:{port}"]
     supervisor = Supervisor(platform_children(workers, site=site), grace_s=grace,
                             say=lambda text: command.stdout.write(text))
