@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--compare", metavar="ENGINE", help="also run another engine side by side (catan: catanatron)")
     bench.add_argument("--protocol", action="store_true",
                        help="per-decision overhead of a trivial bot through the sandbox vs a raw pipe")
+    bench.add_argument("--language", choices=["python", "node"], default="python",
+                       help="with --protocol: the language of the trivial bot")
     return parser
 
 
@@ -153,7 +155,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.protocol:
         from engines.sandbox.bench import bench_protocol
 
-        print(json.dumps(bench_protocol(seconds=args.seconds)))
+        print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)))
         return 0
     if args.compare:
         if not args.game:

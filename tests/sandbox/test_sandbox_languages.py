@@ -177,3 +177,13 @@ def test_a_static_binary_is_limited_like_any_bot(tmp_path, count_game):
         assert info.value.kind == "crash" and "CPU time limit" in info.value.detail
     finally:
         bot.close()
+
+
+@needs_node
+@pytest.mark.sandbox
+def test_the_protocol_bench_measures_a_javascript_bot():
+    from engines.sandbox.bench import bench_protocol
+
+    result = bench_protocol(seconds=0.2, language="node")
+    assert result["language"] == "node" and result["sandbox"] is True
+    assert result["decisions"] > 0 and result["sandbox_us_per_decision"] > 0
