@@ -9,7 +9,7 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
-from tournaments.management.commands.serve import add_platform_arguments, serve
+from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
 from tournaments.validation import validate_version
 
@@ -28,6 +28,8 @@ class Command(BaseCommand):
         add_platform_arguments(parser)
 
     def handle(self, *args, games, other_games, workers, no_serve, port, host, grace, **options):
+        if not no_serve:
+            check_port(host, port)  # before the demo tournaments, not after them
         register_builtin_bots()
         uploaded = self.upload_starters()
         for game in ["port_royal"] + [g for g in available_games() if g != "port_royal"]:

@@ -18,14 +18,19 @@ def add_platform_arguments(parser) -> None:
                         help="seconds a stopping worker may take to finish its match before it is killed")
 
 
-def serve(command: BaseCommand, *, port: int, host: str, workers: int, grace: float) -> None:
-    """Run the site (Django's server, without its auto-reloader), ``workers`` workers and the scheduler."""
-    try:  # a taken port would only make the site restart in a loop: say so at once
+def check_port(host: str, port: int) -> None:
+    """CommandError if the site could not listen there (a taken port would only make it restart in a loop)."""
+    try:
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
         raise CommandError(f"cannot serve on {host}:{port} ({exc.strerror}); choose another port: "
                            f"PORT={port + 1} make serve, or --port") from None
+
+
+def serve(command: BaseCommand, *, port: int, host: str, workers: int, grace: float) -> None:
+    """Run the site (Django's server, without its auto-reloader), ``workers`` workers and the scheduler."""
+    check_port(host, port)
     site = [sys.executable, "manage.py", "runserver", "--noreload", "--insecure", f"{host}:{port}"]
     supervisor = Supervisor(platform_children(workers, site=site), grace_s=grace,
                             say=lambda text: command.stdout.write(text))
