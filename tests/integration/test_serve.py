@@ -60,7 +60,8 @@ def test_serve_restarts_a_dead_worker_and_sigterm_stops_every_child(tmp_path):
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run(manage + ["migrate", "--noinput", "-v0"], env=env, check=True, cwd=ROOT, timeout=300)
     port = free_port()
-    supervisor = subprocess.Popen(manage + ["serve", "--port", str(port), "--workers", "1", "--grace", "5"],
+    env["PORT"] = str(port)  # as `make serve` passes it
+    supervisor = subprocess.Popen(manage + ["serve", "--workers", "1", "--grace", "5"],
                                   env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen: set[int] = set()
     try:
