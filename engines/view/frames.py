@@ -8,6 +8,7 @@ the previous observation (``engines.view.delta``). Position ``i`` is the game af
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable, Sequence
 
 from engines.core import Observation
@@ -38,17 +39,20 @@ def replay_observations(log: MatchLog, viewers: Iterable[Viewer]) -> tuple[dict[
         if viewer is not None and not 0 <= viewer < len(log.seats):
             raise ValueError(f"no seat {viewer}: seats are 0..{len(log.seats) - 1}")
     observations: dict[Viewer, list[Observation]] = {v: [] for v in wanted}
+    # A JSON round trip: some observations share lists with the state that the next move changes,
+    # and the page gets exactly the JSON a bot would (tuples become lists).
+    snapshot = lambda viewer: json.loads(json.dumps(game.observe(state, viewer)))  # noqa: E731
     events: list[list[dict[str, Any]]] = []
     state = game.setup(len(log.seats), log.seed, log.options)
     for seat, action, _ms in log.moves:
         for viewer in wanted:
-            observations[viewer].append(game.observe(state, viewer))
+            observations[viewer].append(snapshot(viewer))
         expected = game.to_move(state)
         if expected != seat:
             raise ReplayMismatch(f"log has seat {seat} moving where the engine expects seat {expected}")
         events.append(game.apply(state, seat, action))
     for viewer in wanted:
-        observations[viewer].append(game.observe(state, viewer))
+        observations[viewer].append(snapshot(viewer))
     return observations, events
 
 

@@ -262,5 +262,20 @@ ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" s
     return api;
   }
 
-  window.ArenaViewer = {mount, applyDelta};
+  // The site's page: fetch the match's data from config.framesUrl, then mount.
+  async function load(root, config) {
+    root.textContent = "loading the match…";
+    try {
+      const response = await fetch(config.framesUrl, {credentials: "same-origin"});
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.detail || response.statusText);
+      return mount(root, Object.assign({}, config, {data: body}));
+    } catch (err) {
+      console.error(err);
+      root.textContent = `the match could not be loaded: ${err.message}`;
+      return null;
+    }
+  }
+
+  window.ArenaViewer = {mount, load, applyDelta};
 })();
