@@ -49,7 +49,10 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
             raise ValueError(f"no seat {seat}: seats are 0..{len(match.log['seats']) - 1}")
         if seat not in allowed_seat_views(match, user):
             raise SeatViewRefused(f"seat {seat}'s view of this {match.game} match is private to its bot's owner")
-    key = f"viewer:{FRAMES_VERSION}:{match.pk}:{'spectator' if seat is None else seat}"
+    # The id alone could name another match after a database reset; the log's identity goes with it.
+    finished = match.finished_at.isoformat() if match.finished_at else ""
+    key = (f"viewer:{FRAMES_VERSION}:{match.pk}:{match.game}:{match.seed}:{match.num_moves}:{finished}:"
+           f"{'spectator' if seat is None else seat}")
     body = cache.get(key)
     if body is None:
         log = MatchLog.from_dict(public_log(match.log))
