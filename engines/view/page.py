@@ -39,6 +39,7 @@ def render_html(log: MatchLog, seat_views: Iterable[int] | None = None, keyframe
 <head>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
+<link rel="icon" href="data:,">
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 0 auto; padding: .5rem 1rem; max-width: 1400px; color: #1d2430; }}
 {assets["css"]}

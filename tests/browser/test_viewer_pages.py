@@ -1,0 +1,117 @@
+"""The match viewer in a real browser, for every game: the site's match page (live server) and the
+offline file. Steps, jumps with ?move=N, seat views (own: allowed; others: refused unless the game's
+seat views are public), and what is drawn at known moves equals the game's ``expected_marks``."""
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from engines.games import GAME_IDS
+from engines.match import MatchLog
+from engines.view import match_data, render_html
+from engines.view.frames import replay_observations
+from engines.view.games import expected_marks, seat_views_public
+from players.models import Player
+from viewer_testing import stored_match
+
+pytestmark = pytest.mark.browser
+
+
+class Replayed:
+    """The same match replayed in Python: what the page must show."""
+
+    def __init__(self, log: MatchLog):
+        self.observations, _events = replay_observations(log, [0, 1])
+        self.data = match_data(log)
+        self.n = len(log.moves)
+        self.seats = log.seats
+
+    def marks(self, viewer, position: int) -> dict[str, int]:
+        return expected_marks(self.data["game"], self.observations[viewer][position])
+
+
+def check_drawn(tab, replayed: Replayed, viewer, position: int) -> None:
+    assert tab.js("[arenaViewer.position(), arenaViewer.view()]") == [position, "spectator" if viewer is None else str(viewer)]
+    marks = replayed.marks(viewer, position)
+    assert tab.counts(marks) == marks, f"drawn at move {position} ({viewer or 'spectator'})"
+    current = tab.page.inner_text(".av-current")
+    if position:
+        move = replayed.data["moves"][position - 1]
+        assert move["t"] in current and replayed.seats[move["s"]] in current
+    assert f"move {position} / {replayed.n}" in tab.page.inner_text(".av-pos")
+
+
+def walk(tab, replayed: Replayed, start: int, own_seat: int, may_see_other: bool) -> None:
+    """Step, jump and switch views on an opened page, checking the drawing every time."""
+    check_drawn(tab, replayed, None, start)
+    tab.page.keyboard.press("ArrowRight")
+    check_drawn(tab, replayed, None, start + 1)
+    tab.page.click(".av-bar [data-act=prev]")
+    tab.page.keyboard.press("ArrowLeft")
+    check_drawn(tab, replayed, None, start - 1)
+    tab.page.click(".av-bar [data-act=last]")
+    check_drawn(tab, replayed, None, replayed.n)
+    assert "Result" in tab.page.inner_text(".av-current")
+    tab.page.click(".av-bar [data-act=first]")
+    check_drawn(tab, replayed, None, 0)
+    tab.page.click(f".av-moves li[data-move='{start}']")
+    check_drawn(tab, replayed, None, start)
+    assert f"move={start}" in tab.page.url
+    # Seat views: the own seat opens; another seat only where the game's seat views are public.
+    assert tab.js(f"arenaViewer.setView({own_seat})") is True
+    check_drawn(tab, replayed, own_seat, start)
+    tab.page.keyboard.press("ArrowRight")
+    check_drawn(tab, replayed, own_seat, start + 1)
+    assert f"seat={own_seat}" in tab.page.url
+    assert tab.js("arenaViewer.setView(1)") is may_see_other
+    check_drawn(tab, replayed, 1 if may_see_other else own_seat, start + 1)
+    tab.js("arenaViewer.setView('spectator')")
+    check_drawn(tab, replayed, None, start + 1)
+    # Playing moves on by itself, then stops.
+    tab.page.select_option(".av-speed", "50")
+    tab.page.click(".av-bar [data-act=play]")
+    tab.page.wait_for_function(f"arenaViewer.position() >= {start + 4}")
+    tab.page.click(".av-bar [data-act=play]")
+    stopped = tab.js("arenaViewer.position()")
+    tab.page.wait_for_timeout(100)
+    assert tab.js("arenaViewer.position()") == stopped
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_match_page_plays_every_game(game, tab, live_server, transactional_db):
+    alice = Player.objects.create_user("alice", password="pw-alice-123")
+    match = stored_match(game, alice, seed=3)
+    replayed = Replayed(MatchLog.from_dict(match.log))
+    start = replayed.n // 2
+    client = Client()
+    client.force_login(alice)
+    as_alice = tab()
+    as_alice.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                                   "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    as_alice.open(f"{live_server.url}/matches/{match.pk}/?move={start}")
+    walk(as_alice, replayed, start, own_seat=0, may_see_other=seat_views_public(game))
+    # A visitor: the same spectator drawing; a seat view opened by URL is refused unless public.
+    visitor = tab()
+    visitor.open(f"{live_server.url}/matches/{match.pk}/?move={start}&seat=0")
+    public = seat_views_public(game)
+    check_drawn(visitor, replayed, 0 if public else None, start)
+    assert visitor.page.is_disabled(".av-view option[value='0']") is not public
+    assert visitor.errors == []
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_offline_file_plays_every_game(game, tab, tmp_path):
+    from engines.games import builtin_bots
+    from engines.match import play_match
+
+    bots = builtin_bots(game)
+    log = play_match(game, [bots["heuristic"](seed=1), bots["random"](seed=2), bots["random"](seed=3)], 5)
+    path = tmp_path / f"{game}.html"
+    path.write_text(render_html(log))
+    replayed = Replayed(log)
+    page = tab(offline=True)  # no network at all
+    start = replayed.n // 3
+    page.open(f"{path.as_uri()}?move={start}")
+    walk(page, replayed, start, own_seat=0, may_see_other=True)
