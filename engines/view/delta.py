@@ -9,6 +9,7 @@ unchanged part with the previous observation.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 Path = list[Any]
@@ -25,6 +26,32 @@ def diff(old: Any, new: Any) -> list[Op]:
     ops: list[Op] = []
     _diff(old, new, [], ops)
     return ops
+
+
+def diff_objects(old: dict[str, Any], new: dict[str, Any], old_texts: dict[str, str] | None = None,
+                 new_texts: dict[str, str] | None = None) -> list[Op]:
+    """``diff`` of two JSON objects, skipping the members whose JSON text is unchanged.
+
+    Most of an observation stays the same from one move to the next (Catan's board, the decks);
+    comparing C-made JSON texts is far quicker than walking them (and, unlike ``==``, tells True from 1).
+    """
+    old_texts = old_texts if old_texts is not None else member_texts(old)
+    new_texts = new_texts if new_texts is not None else member_texts(new)
+    ops: list[Op] = []
+    for key, value in new.items():
+        if key not in old:
+            ops.append([[key], value])
+        elif old_texts[key] != new_texts[key]:
+            _diff(old[key], value, [key], ops)
+    for key in old:
+        if key not in new:
+            ops.append([[key]])
+    return ops
+
+
+def member_texts(value: dict[str, Any]) -> dict[str, str]:
+    """The JSON text of each member of an object."""
+    return {key: json.dumps(member, separators=(",", ":")) for key, member in value.items()}
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:

@@ -33,37 +33,57 @@ def replay_observations(log: MatchLog, viewers: Iterable[Viewer]) -> tuple[dict[
 
     The spectator's observations are always included (the move descriptions need them).
     """
+    observations, _texts, events = _replay(log, viewers)
+    return observations, events
+
+
+def _replay(log: MatchLog, viewers: Iterable[Viewer]):
+    """``replay_observations`` plus the JSON text of each observation's members (for ``encode_frames``)."""
     game = get_game(log.game)
     wanted = [None] + [v for v in dict.fromkeys(viewers) if v is not None]
     for viewer in wanted:
         if viewer is not None and not 0 <= viewer < len(log.seats):
             raise ValueError(f"no seat {viewer}: seats are 0..{len(log.seats) - 1}")
     observations: dict[Viewer, list[Observation]] = {v: [] for v in wanted}
-    # A JSON round trip: some observations share lists with the state that the next move changes,
-    # and the page gets exactly the JSON a bot would (tuples become lists).
-    snapshot = lambda viewer: json.loads(json.dumps(game.observe(state, viewer)))  # noqa: E731
+    texts: dict[Viewer, list[dict[str, str]]] = {v: [] for v in wanted}
     events: list[list[dict[str, Any]]] = []
+
+    def snapshot(viewer: Viewer) -> None:
+        # Through JSON: some observations share lists with the state that the next move changes, and
+        # the page gets exactly the JSON a bot would (tuples become lists). Members whose text did not
+        # change are shared with the previous observation (nothing here mutates them).
+        members = delta.member_texts(game.observe(state, viewer))
+        before = texts[viewer][-1] if texts[viewer] else {}
+        previous = observations[viewer][-1] if observations[viewer] else {}
+        observations[viewer].append({k: previous[k] if before.get(k) == t else json.loads(t) for k, t in members.items()})
+        texts[viewer].append(members)
+
     state = game.setup(len(log.seats), log.seed, log.options)
     for seat, action, _ms in log.moves:
         for viewer in wanted:
-            observations[viewer].append(snapshot(viewer))
+            snapshot(viewer)
         expected = game.to_move(state)
         if expected != seat:
             raise ReplayMismatch(f"log has seat {seat} moving where the engine expects seat {expected}")
         events.append(game.apply(state, seat, action))
     for viewer in wanted:
-        observations[viewer].append(snapshot(viewer))
-    return observations, events
+        snapshot(viewer)
+    return observations, texts, events
 
 
-def encode_frames(observations: Sequence[Observation], keyframe_every: int = KEYFRAME_EVERY) -> list[dict[str, Any]]:
-    """``{"k": observation}`` every ``keyframe_every`` positions, ``{"d": delta}`` in between."""
+def encode_frames(observations: Sequence[Observation], keyframe_every: int = KEYFRAME_EVERY,
+                  texts: Sequence[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+    """``{"k": observation}`` every ``keyframe_every`` positions, ``{"d": delta}`` in between.
+
+    ``texts``: each observation's ``delta.member_texts``, when the caller has them already.
+    """
+    texts = texts if texts is not None else [delta.member_texts(obs) for obs in observations]
     frames = []
     for i, obs in enumerate(observations):
         if i % keyframe_every == 0:
             frames.append({"k": obs})
         else:
-            frames.append({"d": delta.diff(observations[i - 1], obs)})
+            frames.append({"d": delta.diff_objects(observations[i - 1], obs, texts[i - 1], texts[i])})
     return frames
 
 
@@ -82,7 +102,7 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
     Faults keep their public fields only (kind and detail; a bot's stderr is for its owner alone).
     """
     seat_views = list(seat_views)
-    observations, events = replay_observations(log, seat_views)
+    observations, texts, events = _replay(log, seat_views)
     spectator = observations[None]
     moves = []
     for i, (seat, action, ms) in enumerate(log.moves):
@@ -109,12 +129,13 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
                    for f in log.faults],
         "forfeits": {str(seat): move for seat, move in log.forfeits.items()},
         "outcome": log.outcome,
-        "views": {view_key(v): encode_frames(obs, keyframe_every) for v, obs in observations.items()
+        "views": {view_key(v): encode_frames(obs, keyframe_every, texts[v]) for v, obs in observations.items()
                   if v is None or v in seat_views},
     }
 
 
 def seat_frames(log: MatchLog, seat: int, keyframe_every: int = KEYFRAME_EVERY) -> dict[str, Any]:
     """The frames of one seat's view alone (the page already holds the rest from ``match_data``)."""
-    observations, _events = replay_observations(log, [seat])
-    return {"version": FRAMES_VERSION, "viewer": seat, "frames": encode_frames(observations[seat], keyframe_every)}
+    observations, texts, _events = _replay(log, [seat])
+    return {"version": FRAMES_VERSION, "viewer": seat,
+            "frames": encode_frames(observations[seat], keyframe_every, texts[seat])}
