@@ -53,6 +53,7 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "catan.html"
         path.write_text(render_html(log, seat_views=[]), encoding="utf-8")
+        html_bytes = path.stat().st_size
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -71,7 +72,7 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
                   out.jump.push(time(() => arenaViewer.go(to))); }
                 return out; }""", steps)
             browser.close()
-    result = {"what": "page", "moves": len(log.moves), "html_bytes": path.stat().st_size if path.exists() else None}
+    result = {"what": "page", "moves": len(log.moves), "html_bytes": html_bytes}
     result.update({k: round(v, 1) for k, v in opened.items()})
     for name, values in timings.items():
         result[f"{name}_ms_median"] = round(statistics.median(values), 2)
@@ -82,9 +83,13 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m engines.view.bench", description=__doc__)
     parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--exact", action="store_true",
+                        help="cut the match to exactly --moves moves (a prefix of the first long enough match)")
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
     log = long_catan_match(args.moves)
+    if args.exact:
+        log.moves, log.outcome = log.moves[:args.moves], None
     print(json.dumps({"what": "match", "game": "catan", "seed": log.seed, "moves": len(log.moves)}), flush=True)
     print(json.dumps(measure_server(log)), flush=True)
     if not args.no_browser:

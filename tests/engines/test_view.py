@@ -105,3 +105,21 @@ def test_the_object_delta_skips_unchanged_members_and_still_turns_old_into_new(o
     ops = delta.diff_objects(old, new)
     assert same_json(delta.apply(old, ops), new)
     assert delta.diff_objects(old, old) == []
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_seat_views_are_public_exactly_where_they_show_nothing_more(game):
+    """SEAT_VIEWS_PUBLIC opens every seat's view to every visitor: right only if a seat's view differs
+    from the spectator's in naming who looks (a key holding the seat where the spectator has None)."""
+    from engines.view.games import seat_views_public
+
+    log = small_match(game, seed=2)
+    engine = get_game(game)
+    more = set()
+    for state, _seat, _action in replay_states(log):
+        spectator = json.loads(json.dumps(engine.observe(state, None)))
+        for seat in range(3):
+            view = json.loads(json.dumps(engine.observe(state, seat)))
+            more |= {key for key in set(view) | set(spectator) if view.get(key) != spectator.get(key)
+                     and not (view.get(key) == seat and spectator.get(key) is None)}
+    assert seat_views_public(game) == (not more), f"seat views show more in: {sorted(more)}"

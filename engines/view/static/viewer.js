@@ -132,7 +132,7 @@
       const legend = seats.map((name, s) => `<span class="av-who" style="--c:${COLORS[s % COLORS.length]}">${esc(name)}</span>`).join(" ");
       box.innerHTML = `<div class="av-legend">scores over time: ${legend}</div>
 <svg viewBox="0 0 ${W} ${H}" width="100%" class="av-chart">
-<line x1="${L}" y1="${H - B}" x2="${W - 10}" y2="${H - B}" stroke="#999"/>
+<line x1="${L}" y1="${y(0)}" x2="${W - 10}" y2="${y(0)}" stroke="#999"/>
 <text x="${L - 6}" y="${y(max) + 4}" text-anchor="end" font-size="11">${max}</text>
 <text x="${L - 6}" y="${y(min) + 4}" text-anchor="end" font-size="11">${min}</text>
 ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" stroke="#333" stroke-dasharray="3 3"/></svg>`;
