@@ -59,7 +59,7 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(path.as_uri())
             page.wait_for_function("window.arenaViewer && window.arenaViewer.renders > 0")
-            opened = page.evaluate("""() => ({open_ms: performance.now(), mount_ms: arenaViewer.openMs,
+            opened = page.evaluate("""() => ({open_ms: arenaViewer.shownAt, mount_ms: arenaViewer.openMs,
                 first_draw_ms: arenaViewer.lastRenderMs})""")
             timings = page.evaluate("""(steps) => {
                 const time = (f) => { const t = performance.now(); f(); return performance.now() - t; };

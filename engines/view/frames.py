@@ -29,10 +29,7 @@ def view_key(viewer: Viewer) -> str:
 
 def replay_observations(log: MatchLog, viewers: Iterable[Viewer]) -> tuple[dict[Viewer, list[Observation]],
                                                                              list[list[dict[str, Any]]]]:
-    """Replay ``log`` once: each viewer's observation at every position, and the events of every move.
-
-    The spectator's observations are always included (the move descriptions need them).
-    """
+    """Replay ``log`` once: each viewer's observation at every position, and the events of every move."""
     observations, _texts, events = _replay(log, viewers)
     return observations, events
 
@@ -40,7 +37,7 @@ def replay_observations(log: MatchLog, viewers: Iterable[Viewer]) -> tuple[dict[
 def _replay(log: MatchLog, viewers: Iterable[Viewer]):
     """``replay_observations`` plus the JSON text of each observation's members (for ``encode_frames``)."""
     game = get_game(log.game)
-    wanted = [None] + [v for v in dict.fromkeys(viewers) if v is not None]
+    wanted = list(dict.fromkeys(viewers))
     for viewer in wanted:
         if viewer is not None and not 0 <= viewer < len(log.seats):
             raise ValueError(f"no seat {viewer}: seats are 0..{len(log.seats) - 1}")
@@ -102,7 +99,7 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
     Faults keep their public fields only (kind and detail; a bot's stderr is for its owner alone).
     """
     seat_views = list(seat_views)
-    observations, texts, events = _replay(log, seat_views)
+    observations, texts, events = _replay(log, [None, *seat_views])
     spectator = observations[None]
     moves = []
     for i, (seat, action, ms) in enumerate(log.moves):

@@ -22,7 +22,7 @@ class Replayed:
     """The same match replayed in Python: what the page must show."""
 
     def __init__(self, log: MatchLog):
-        self.observations, _events = replay_observations(log, [0, 1])
+        self.observations, _events = replay_observations(log, [None, 0, 1])
         self.data = match_data(log)
         self.n = len(log.moves)
         self.seats = log.seats

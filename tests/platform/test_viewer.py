@@ -52,7 +52,7 @@ def test_frames_are_the_replayed_observations_gzipped_and_cached(alice, django_a
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, br")
     assert response["Content-Encoding"] == "gzip"
     data = json.loads(gzip.decompress(response.content))
-    observations, _events = replay_observations(MatchLog.from_dict(match.log), [0])
+    observations, _events = replay_observations(MatchLog.from_dict(match.log), [None, 0])
     assert decode_frames(data["views"]["spectator"]) == observations[None]
     assert [m["s"] for m in data["moves"]] == [seat for seat, _a, _ms in match.log["moves"]]
     assert data["seats"] == ["alice/starter v1", "heuristic v1", "random v1"]

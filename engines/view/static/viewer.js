@@ -257,7 +257,8 @@ ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" s
     drawChart();
     const wanted = params.get("seat");
     draw();
-    api.openMs = performance.now() - t0;
+    api.openMs = performance.now() - t0;  // mounting: the move list, the chart, the first drawing
+    api.shownAt = performance.now();  // since the page's navigation began
     api.ready = wanted !== null ? setView(wanted) : Promise.resolve(true);
     return api;
   }
