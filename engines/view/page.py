@@ -42,6 +42,7 @@ def render_html(log: MatchLog, seat_views: Iterable[int] | None = None, keyframe
 <link rel="icon" href="data:,">
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 0 auto; padding: .5rem 1rem; max-width: 1400px; color: #1d2430; }}
+.av-title {{ font-size: 1.3rem; margin: .3rem 0; }}
 {assets["css"]}
 </style>
 </head>

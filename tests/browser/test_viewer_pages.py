@@ -115,3 +115,33 @@ def test_the_offline_file_plays_every_game(game, tab, tmp_path):
     start = replayed.n // 3
     page.open(f"{path.as_uri()}?move={start}")
     walk(page, replayed, start, own_seat=0, may_see_other=True)
+
+
+def test_faults_are_marked_where_they_happened(tab, tmp_path):
+    """A real faulty bot (it answers an index out of range on its 3rd and 5th decisions): the page marks
+    those moves in the list, on the chart and under the move, with the fault's kind."""
+    from engines.bots import make_bot
+    from engines.match import play_match
+
+    program = tmp_path / "faulty.py"
+    program.write_text(
+        "import arena_bot\n"
+        "calls = 0\n"
+        "def act(observation, legal_actions):\n"
+        "    global calls\n"
+        "    calls += 1\n"
+        "    return 10**6 if calls in (3, 5) else 0\n"
+        "arena_bot.run(act)\n")
+    bots = [make_bot(str(program), "port_royal", seed=1, trusted=True), make_bot("heuristic", "port_royal", seed=2)]
+    log = play_match("port_royal", bots, 9, seat_names=["faulty", "heuristic"])
+    assert [f["kind"] for f in log.faults] == ["illegal", "illegal"]
+    path = tmp_path / "faults.html"
+    path.write_text(render_html(log))
+    page = tab()
+    first = log.faults[0]["move"] + 1  # the move the fault happened on, numbered from 1
+    page.open(f"{path.as_uri()}?move={first}")
+    marked = page.js("[...document.querySelectorAll('.av-moves li.has-fault')].map((li) => Number(li.dataset.move))")
+    assert marked == [f["move"] + 1 for f in log.faults]
+    assert page.js("document.querySelectorAll('.av-chart .av-fault-mark').length") == 2
+    assert "fault of seat 0: illegal" in page.page.inner_text(".av-current")
+    assert page.errors == []
