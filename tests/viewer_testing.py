@@ -16,7 +16,7 @@ def stored_match(game: str, owner, seed: int = 1):
     from bots.services import register_builtin_bots
     from engines.bots import make_bot
     from engines.match import play_match
-    from tournaments.models import Match, MatchSeat
+    from tournaments.models import Match, MatchSeat, Tournament
 
     builtins = {v.builtin_name: v for v in register_builtin_bots([game])}
     code = (STARTERS / f"{game}.py").read_bytes()
@@ -29,7 +29,9 @@ def stored_match(game: str, owner, seed: int = 1):
     bots = [make_bot(str(STARTERS / f"{game}.py"), game, seed=seed, trusted=True),
             make_bot("heuristic", game, seed=seed + 1), make_bot("random", game, seed=seed + 2)]
     log = play_match(game, bots, seed, seat_names=[v.label for v in versions])
-    match = Match.objects.create(game=game, purpose=Match.Purpose.VALIDATION, seed=seed, options=log.options,
+    tournament = Tournament.objects.create(name=f"{game} viewer cup", game=game, seats_per_match=3, seed=seed,
+                                           status=Tournament.Status.FINISHED, finished_at=timezone.now())
+    match = Match.objects.create(tournament=tournament, game=game, seed=seed, options=log.options,
                                  status=Match.Status.FINISHED, log=log.to_dict(), num_moves=len(log.moves),
                                  finished_at=timezone.now())
     for seat, version in enumerate(versions):

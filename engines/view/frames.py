@@ -96,7 +96,8 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
     """Everything the viewer needs, JSON-ready: the match, its moves in words, scores, faults and the
     spectator's frames (under ``views["spectator"]``), plus the frames of each seat in ``seat_views``.
 
-    Faults keep their public fields only (kind and detail; a bot's stderr is for its owner alone).
+    Faults keep their seat, move, kind and detail, where the log has one (the site's public log has none:
+    a detail may quote the bot's output); a bot's stderr is never included.
     """
     seat_views = list(seat_views)
     observations, texts, events = _replay(log, [None, *seat_views])
@@ -122,7 +123,7 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
         "static": games.static_info(log.game, len(log.seats), log.options),
         "moves": moves,
         "scores": None if scores and scores[0] is None else scores,
-        "faults": [{"seat": f["seat"], "move": f["move"], "kind": f["kind"], "detail": f.get("detail", "")}
+        "faults": [{"seat": f["seat"], "move": f["move"], "kind": f["kind"]} | ({"detail": f["detail"]} if f.get("detail") else {})
                    for f in log.faults],
         "forfeits": {str(seat): move for seat, move in log.forfeits.items()},
         "outcome": log.outcome,

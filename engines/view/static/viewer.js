@@ -108,7 +108,7 @@
 
     function moveItem(m, i) {
       const faults = (faultsAt.get(i) || []).map((f) =>
-        ` <span class="av-fault" title="${esc(f.detail)}">⚠ fault (seat ${f.seat}): ${esc(f.kind)}</span>`).join("");
+        ` <span class="av-fault"${f.detail ? ` title="${esc(f.detail)}"` : ""}>⚠ fault (seat ${f.seat}): ${esc(f.kind)}</span>`).join("");
       return `<li data-move="${i + 1}"${faults ? ' class="has-fault"' : ""}>${who(m.s)} ${esc(m.t)}${faults}</li>`;
     }
 
@@ -150,7 +150,7 @@ ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" s
         const m = data.moves[pos - 1];
         parts.push(`<p><b>Move ${pos}</b> ${who(m.s)} ${esc(m.t)}${m.ms ? ` <small class="muted">${m.ms} ms</small>` : ""}</p>`);
         if (m.e && m.e.length) parts.push(`<ul class="av-events">${m.e.map((e) => `<li>${esc(e)}</li>`).join("")}</ul>`);
-        for (const f of faultsAt.get(pos - 1) || []) parts.push(`<p class="av-fault">⚠ fault of seat ${f.seat}: ${esc(f.kind)}: ${esc(f.detail)} (a random legal move was played)</p>`);
+        for (const f of faultsAt.get(pos - 1) || []) parts.push(`<p class="av-fault">⚠ fault of seat ${f.seat}: ${esc(f.kind)}${f.detail ? `: ${esc(f.detail)}` : ""} (a random legal move was played)</p>`);
       }
       if (pos < n) parts.push(`<p class="muted">next: ${who(data.moves[pos].s)} to move</p>`);
       else if (data.outcome) {
