@@ -2,6 +2,7 @@
 that have none: the engine's own action text, no scores, and the generic JSON drawing."""
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 from functools import cache
@@ -80,3 +81,14 @@ def seat_views_public(game_id: str) -> bool:
     """True when a seat's view shows nothing the spectator's does not (then anyone may open it)."""
     module = view_module(game_id)
     return bool(getattr(module, "SEAT_VIEWS_PUBLIC", False)) if module is not None else False
+
+
+@cache
+def data_version(game_id: str) -> str:
+    """A fingerprint of the code that makes a game's viewer data (its ``view.py``, this package's
+    Python): cached frames made by other code are not reused."""
+    digest = hashlib.sha1()
+    for path in sorted(Path(__file__).parent.glob("*.py")) + [ENGINES / game_id / "view.py"]:
+        if path.exists():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

@@ -10,7 +10,7 @@ from django.http import HttpResponse
 
 from engines.match import MatchLog
 from engines.view import FRAMES_VERSION, match_data, seat_frames
-from engines.view.games import seat_views_public
+from engines.view.games import data_version, seat_views_public
 from tournaments.models import Match
 from tournaments.selectors import public_log
 
@@ -51,7 +51,8 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
             raise SeatViewRefused(f"seat {seat}'s view of this {match.game} match is private to its bot's owner")
     # The id alone could name another match after a database reset; the log's identity goes with it.
     finished = match.finished_at.isoformat() if match.finished_at else ""
-    key = (f"viewer:{FRAMES_VERSION}:{match.pk}:{match.game}:{match.seed}:{match.num_moves}:{finished}:"
+    key = (f"viewer:{FRAMES_VERSION}:{data_version(match.game)}:{match.pk}:{match.game}:{match.seed}:"
+           f"{match.num_moves}:{finished}:"
            f"{'spectator' if seat is None else seat}")
     body = cache.get(key)
     if body is None:
