@@ -37,7 +37,11 @@
     }
     var land = [];
     for (i = 0; i < st.hexes.length; i++) land.push(hexPoints(st.hexes[i], size - 1.5));
-    g = { sea: sea, land: land, width: Math.max(st.width, 540) };
+    // the sea hexes are cut at the board's edge (ids are per board size: equal ids mean equal shapes)
+    var clip = "catan-sea-" + esc(st.board);
+    sea = '<clipPath id="' + clip + '"><rect width="' + st.width + '" height="' + st.height + '" rx="14"/></clipPath>' +
+      '<g clip-path="url(#' + clip + ')"><rect width="' + st.width + '" height="' + st.height + '" fill="' + SEA + '"/>' + sea + "</g>";
+    g = { sea: sea, land: land, width: Math.max(st.width, 480) };
     g.left = (g.width - st.width) / 2;
     if (cache) cache.set(st, g);
     return g;
@@ -199,22 +203,23 @@
     var viewer = ctx.viewer, revealed = obs.revealed || null, you = obs.you || null;
     for (s = 0; s < n; s++) {
       var pl = obs.players[s], ry = y + s * ROW;
-      var acting = obs.to_act === s, mine = viewer === s;
+      // the observation's own seat sees its hand; ctx.viewer only highlights the row
+      var acting = obs.to_act === s, mine = !!you && obs.seat === s;
       out.push('<g class="player" data-seat="' + s + '">');
       out.push('<rect x="4" y="' + ry + '" width="' + r1(W - 8) + '" height="' + (ROW - 4) + '" rx="7" fill="' +
-        (mine ? "#fff8e1" : "#fffdf7") + '" stroke="' + (acting ? "#d4880f" : "#d8ccb0") + '" stroke-width="' + (acting ? 2.5 : 1) + '"/>');
+        (viewer === s ? "#fff8e1" : "#fffdf7") + '" stroke="' + (acting ? "#d4880f" : "#d8ccb0") + '" stroke-width="' + (acting ? 2.5 : 1) + '"/>');
       out.push('<circle cx="20" cy="' + (ry + 17) + '" r="8" fill="' + colors[s] + '" stroke="#222" stroke-width="1.2"/>');
       var full = "seat " + s + (seats[s] ? " \u00b7 " + seats[s] : "");
-      var shown = full.length > 30 ? full.slice(0, 29) + "\u2026" : full;
+      var shown = full.length > 26 ? full.slice(0, 25) + "\u2026" : full;
       out.push('<text x="34" y="' + (ry + 22) + '" font-size="14" font-weight="bold" fill="#222"><title>' + esc(full) + "</title>" + esc(shown) + "</text>");
       var vp = pl.public_vp, vpTitle = "visible victory points";
-      if (mine && you) { vp = you.vp_total; vpTitle = "victory points with hidden VP cards"; }
+      if (mine) { vp = you.vp_total; vpTitle = "victory points with hidden VP cards"; }
       else if (revealed) { vp = pl.public_vp + ((revealed[String(s)].dev_cards || {}).victory_point || 0); vpTitle = "victory points"; }
       out.push('<text class="vp" x="' + r1(W - 14) + '" y="' + (ry + 24) + '" font-size="20" font-weight="bold" text-anchor="end" fill="#3a2f1e"><title>' +
         vpTitle + "</title>" + vp + ' <tspan font-size="11">VP</tspan></text>');
       // hands
       var hx0 = 12, hy = ry + 28;
-      if (revealed || (mine && you)) {
+      if (revealed || mine) {
         var resHand = revealed ? revealed[String(s)].resources : you.resources, devHand = {};
         if (revealed) devHand = revealed[String(s)].dev_cards;
         else for (i = 0; i < you.dev_cards.length; i++) devHand[you.dev_cards[i].type] = (devHand[you.dev_cards[i].type] || 0) + 1;
@@ -256,7 +261,7 @@
       }
       var sup = pl.supply;
       var extra = obs.favour_tokens ? "  \u2605" + obs.catan_tokens[s] + " \u2661" + obs.favour_tokens[s] : "";
-      out.push('<text x="' + r1(W - 14) + '" y="' + (hy + 19) + '" font-size="11" text-anchor="end" fill="#666"><title>pieces left: settlements, cities, roads' +
+      out.push('<text x="' + r1(W - 62) + '" y="' + (ry + 22) + '" font-size="11" text-anchor="end" fill="#666"><title>pieces left: settlements, cities, roads' +
         (extra ? "; Catan tokens, favour tokens" : "") + "</title>left " + sup.settlements + "S " + sup.cities + "C " + sup.roads + "R" + extra + "</text>");
       out.push("</g>");
     }

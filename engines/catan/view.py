@@ -188,6 +188,10 @@ _ECHOES = frozenset({"place_settlement", "place_road", "build_settlement", "buil
                      "favor_exchange", "exchange_favor", "return_favor"})
 
 
+_ANSWER_WORDS = {"accept": "accepts", "reject": "rejects", "pass": "passes", "counter": "counters with",
+                 "offer": "offers"}
+
+
 def describe_events(events: list[dict]) -> list[str]:
     """Human text for what a move caused (events that only echo the action are left out)."""
     out = []
@@ -213,10 +217,10 @@ def describe_events(events: list[dict]) -> list[str]:
         elif kind == "answers":
             parts = []
             for s, answer in ev["answers"].items():
-                word = answer["answer"]
+                word = _ANSWER_WORDS.get(answer["answer"], answer["answer"])
                 if "give" in answer:
-                    word += f" ({_cards(answer['give'])} for {_cards(answer['get'])})"
-                parts.append(f"{_seat(s)} {word}s" if word in ("accept", "reject", "pass") else f"{_seat(s)} {word}")
+                    word += f" {_cards(answer['give'])} for {_cards(answer['get'])}"
+                parts.append(f"{_seat(s)} {word}")
             out.append("answers: " + "; ".join(parts))
         elif kind == "trade":
             out.append(f"{_seat(ev['seat'])} gives {_cards(ev['give'])} to {_seat(ev['with'])}"
@@ -258,11 +262,11 @@ def _static(large: bool) -> dict:
     land = set(board.hex_coords)
     sea = sorted({(q + dq, r + dr) for (q, r) in land for (dq, dr) in D.DIRS.values()} - land,
                  key=lambda c: (c[1], c[0]))
-    half_w = HEX_SIZE * _SQRT3 / 2
     xs = [_centre(q, r)[0] for q, r in sea]
     ys = [_centre(q, r)[1] for q, r in sea]
-    pad = 4
-    ox, oy = -min(xs) + half_w + pad, -min(ys) + HEX_SIZE + pad
+    # the drawing shows the sea ring up to just past its hex centres, where the harbour badges sit
+    margin = 20
+    ox, oy = -min(xs) + margin, -min(ys) + margin
 
     def at(x: float, y: float) -> list[float]:
         return [round(x + ox, 1), round(y + oy, 1)]
@@ -275,8 +279,8 @@ def _static(large: bool) -> dict:
     return {
         "board": "large" if large else "small",
         "hex_size": HEX_SIZE,
-        "width": round(max(xs) - min(xs) + 2 * half_w + 2 * pad, 1),
-        "height": round(max(ys) - min(ys) + 2 * HEX_SIZE + 2 * pad, 1),
+        "width": round(max(xs) - min(xs) + 2 * margin, 1),
+        "height": round(max(ys) - min(ys) + 2 * margin, 1),
         "hexes": [at(*_centre(q, r)) for q, r in board.hex_coords],
         "sea": [at(*_centre(q, r)) for q, r in sea],
         "vertices": [vertex_xy(k) for k in board.vertex_keys],
