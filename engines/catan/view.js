@@ -140,15 +140,27 @@
         (generic ? "" : '<text x="' + at[0] + '" y="' + r1(at[1] + 10) + '" font-size="7" text-anchor="middle" fill="#222">' + esc(hb.type) + "</text>") +
         "</g>");
     }
+    // a halo under what the last move placed (a road, a settlement or city, the robber)
+    var evs = obs.last_events || [], verts = st.vertices, halo = "";
+    for (i = 0; i < evs.length; i++) {
+      var ev = evs[i], hp = null;
+      if (ev.vertex !== undefined) hp = verts[ev.vertex];
+      else if (ev.edge !== undefined) {
+        var he = st.edges[ev.edge];
+        hp = [(verts[he[0]][0] + verts[he[1]][0]) / 2, (verts[he[0]][1] + verts[he[1]][1]) / 2];
+      } else if (ev.type === "move_robber") hp = [st.hexes[ev.hex][0] - 21, st.hexes[ev.hex][1] + 6];
+      if (hp) halo += '<circle cx="' + r1(hp[0]) + '" cy="' + r1(hp[1]) + '" r="19" fill="#fff6a8" opacity="0.75" stroke="#f2c200" stroke-width="2"/>';
+    }
+    if (halo) out.push('<g class="last-move"><title>placed by the last move</title>' + halo + "</g>");
     // roads
-    var roads = obs.roads, verts = st.vertices;
+    var roads = obs.roads;
     for (i = 0; i < roads.length; i++) {
       var e = st.edges[roads[i].edge], a = verts[e[0]], b = verts[e[1]];
       var ax = a[0] + (b[0] - a[0]) * 0.17, ay = a[1] + (b[1] - a[1]) * 0.17;
       var bx = b[0] + (a[0] - b[0]) * 0.17, by = b[1] + (a[1] - b[1]) * 0.17;
       var seg = ' x1="' + r1(ax) + '" y1="' + r1(ay) + '" x2="' + r1(bx) + '" y2="' + r1(by) + '"';
       s = roads[i].seat;
-      out.push('<g class="road" data-seat="' + s + '" data-edge="' + roads[i].edge + '"><line' + seg +
+      out.push('<g class="road" data-seat="' + s + '" data-edge="' + roads[i].edge + '"><title>seat ' + s + "'s road</title><line" + seg +
         ' stroke="#222" stroke-width="9" stroke-linecap="round"/><line' + seg + ' stroke="' + colors[s] +
         '" stroke-width="6" stroke-linecap="round"/></g>');
     }
@@ -167,7 +179,7 @@
         : "M-8 8 H8 V-2 L0 -10 L-8 -2 Z";
       out.push('<path class="' + (bd.kind === "city" ? "city" : "settlement") + '" data-seat="' + s + '" data-vertex="' + bd.vertex +
         '" transform="translate(' + p[0] + "," + p[1] + ')" d="' + shape + '" fill="' + colors[s] +
-        '" stroke="#1a1a1a" stroke-width="1.6" stroke-linejoin="round"/>');
+        '" stroke="#1a1a1a" stroke-width="1.6" stroke-linejoin="round"><title>seat ' + s + "'s " + bd.kind + "</title></path>");
     }
     out.push("</g>");
 

@@ -318,6 +318,9 @@ def expected_marks(observation: dict) -> dict[str, int]:
         ".longest-road": sum(1 for p in obs["players"] if p["longest_road"]),
         ".largest-army": sum(1 for p in obs["players"] if p["largest_army"]),
         ".die": len(obs.get("dice") or []),
+        # one halo group under whatever the last move placed
+        ".last-move": int(any("vertex" in ev or "edge" in ev or ev.get("type") == "move_robber"
+                              for ev in obs.get("last_events") or [])),
     }
     for s in range(n):
         marks[f".road[data-seat='{s}']"] = sum(1 for r in obs["roads"] if r["seat"] == s)

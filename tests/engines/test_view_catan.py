@@ -174,3 +174,4 @@ def test_expected_marks_of_a_known_position():
     assert marks[".settlement"] == 8 and marks[".road"] == 8 and marks[".city"] == 0
     assert all(marks[f".settlement[data-seat='{s}']"] == 2 for s in range(4))
     assert marks[".robber[data-hex='4']"] == 1 and marks[".back"] == 8 and marks[".token.red"] == 4
+    assert marks[".last-move"] == 1  # the last set-up road
