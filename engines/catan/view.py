@@ -13,16 +13,13 @@ from typing import Any
 
 from engines.catan import data as D
 
-#: a spectator learns nothing from a seat's view only if hands were public; they are not (§4.3 steals,
-#: hidden development cards), so seat views differ from the spectator's.
+#: a seat sees its own resource and development cards, which the spectator sees only as counts
 SEAT_VIEWS_PUBLIC = False
 
 HEX_SIZE = 40  # circumradius of a hex in SVG units
 _SQRT3 = math.sqrt(3)
 _CORNER_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 _SIDE_NAMES = ("NE", "E", "SE", "SW", "W", "NW")  # hex_edges order, data.Board
-_DEV_NAMES = {"knight": "Knight", "victory_point": "Victory Point", "road_building": "Road Building",
-              "year_of_plenty": "Year of Plenty", "monopoly": "Monopoly"}
 _GUILD_NAMES = {"merchant": "Merchant", "trader": "Trader", "road_builder": "Road Builder", "scholar": "Scholar",
                 "architect": "Architect"}
 
@@ -56,9 +53,9 @@ def _hex_short(hexes: list[dict], h: int) -> str:
     return "desert" if name == "the desert" else name
 
 
-def _harbour_at(observation: dict, vertices: tuple[int, ...]) -> str:
+def _harbour_at(observation: dict, v: int) -> str:
     for harbour in observation["board"]["harbors"]:
-        if set(harbour["vertices"]) & set(vertices):
+        if v in harbour["vertices"]:
             kind = harbour["type"]
             return " (3:1 harbour)" if kind == D.GENERIC else f" ({kind} 2:1 harbour)"
     return ""
@@ -76,7 +73,7 @@ def vertex_name(observation: dict, v: int) -> str:
     else:
         names = [_hex_short(hexes, h) for h in around] + ["sea"] * (3 - len(around))
         place = "the corner of " + " / ".join(names)
-    return place + _harbour_at(observation, (v,))
+    return place + _harbour_at(observation, v)
 
 
 def edge_name(observation: dict, e: int) -> str:
