@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from board_views import HOSTILE, count, parse, render
+from svg_views import SVG_NS, count, parse_svg, render_all, text_of
 
 from engines.bots import make_bot
 from engines.catan import data as D
@@ -17,7 +17,7 @@ from engines.catan import view
 from engines.games import get_game
 from engines.match import play_match, replay_states
 
-SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE = "<script>alert('x')</script> & 'Bob'"
 GAME = get_game("catan")
 #: (players, bot, options): every board size, both bot kinds, and the Best Friends scenario
 MATCHES = [
@@ -139,17 +139,16 @@ def test_the_drawing_has_what_the_observation_holds(logs, n, bot, options):
         base = {"static": static, "seats": seats, "colors": COLORS[:n], "move": move}
         cases.append({"obs": spectator, "ctx": dict(base, viewer=None)})
         cases.extend({"obs": o, "ctx": dict(base, viewer=s)} for s, o in enumerate(seat_views))
-    svgs = render("catan", cases)
+    svgs = render_all("catan", cases)
     assert len(svgs) == len(cases)
     for case, svg in zip(cases, svgs):
-        root = parse(svg)
-        assert root.tag == SVG + "svg" and len(root.get("viewBox", "").split()) == 4
+        root = parse_svg(svg)
         marks = view.expected_marks(case["obs"])
         got = {selector: count(root, selector) for selector in marks}
         assert got == marks, (case["ctx"]["move"], case["ctx"]["viewer"])
         assert count(root, ".hex") == (19 if n < 5 else 30)
-        assert HOSTILE not in svg and HOSTILE[:20] in "".join(root.itertext())  # the name is shown, escaped
-        assert not list(root.iter(SVG + "script"))
+        assert HOSTILE not in svg and HOSTILE[:20] in text_of(root)  # the name is shown, escaped
+        assert not list(root.iter(SVG_NS + "script"))
         obs = case["obs"]
         if case["ctx"]["viewer"] is not None and obs["phase"] != "GAME_OVER":
             s = case["ctx"]["viewer"]

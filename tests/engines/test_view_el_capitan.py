@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from board_views import HOSTILE, count, parse, render
+from svg_views import SVG_NS, count, parse_svg, render_all, text_of
 
 from engines.bots import make_bot
 from engines.el_capitan import view
 from engines.games import get_game
 from engines.match import play_match, replay_states
 
-SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE = "<script>alert('x')</script> & 'Bob'"
 GAME = get_game("el_capitan")
 MATCHES = [(2, "random"), (2, "heuristic"), (3, "random"), (4, "heuristic"), (5, "random"), (5, "heuristic")]
 #: card ids (D01, L12), loan ids (LS03), city ids (MAR) and raw dict text never reach the move list
@@ -127,16 +127,15 @@ def test_the_drawing_has_what_the_observation_holds(logs, n, bot):
             base = {"static": static, "seats": seats, "colors": COLORS[:n], "move": i}
             cases.append({"obs": obs, "ctx": dict(base, viewer=None)})
             cases.append({"obs": GAME.observe(state, i % n), "ctx": dict(base, viewer=i % n)})
-    svgs = render("el_capitan", cases)
+    svgs = render_all("el_capitan", cases)
     assert len(svgs) == len(cases)
     for case, svg in zip(cases, svgs):
-        root = parse(svg)
-        assert root.tag == SVG + "svg" and len(root.get("viewBox", "").split()) == 4
+        root = parse_svg(svg)
         marks = view.expected_marks(case["obs"])
         got = {selector: count(root, selector) for selector in marks}
         assert got == marks, case["ctx"]["move"]
-        assert HOSTILE not in svg and HOSTILE[:20] in "".join(root.itertext())
-        assert not list(root.iter(SVG + "script"))
+        assert HOSTILE not in svg and HOSTILE[:20] in text_of(root)
+        assert not list(root.iter(SVG_NS + "script"))
         for p in case["obs"]["players"]:
             for card in set(p["hand"]):  # hands are public: every card face up by its seat
                 assert count(root, f".card.hand[data-seat='{p['seat']}'][data-card='{card}']") == p["hand"].count(card)
