@@ -81,7 +81,7 @@
     var W = g.width, top = 40, left = g.left;
     var boardH = st.height;
     var panelTop = top + boardH + 8;
-    var H = panelTop + 58 + n * ROW + 6;
+    var H = panelTop + 68 + n * ROW + 6;
     var out = [];
     out.push('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + r1(W) + " " + r1(H) +
       '" class="catan-board" font-family="Helvetica, Arial, sans-serif">');
@@ -196,11 +196,19 @@
       x += 34;
     }
     out.push('<text x="' + (x + 6) + '" y="' + (y + 12) + '" font-size="11" fill="#5b4a2e">development deck ' + obs.dev_deck + "</text>");
-    var trade = obs.trade, line = "";
+    var trade = obs.trade, line = "", answers = "";
     if (trade) {
       line = "seat " + trade.from + (trade.kind === "proposal"
         ? " offers " + sideText(trade.give) + " for " + sideText(trade.get)
         : " asks for offers");
+      if (trade.answers) {  // public once everyone has answered
+        var said = [];
+        for (var who in trade.answers) {
+          var ans = trade.answers[who];
+          said.push("seat " + who + " " + (ans.give ? ans.answer + "s " + sideText(ans.give) + " for " + sideText(ans.get) : ans.answer + (ans.answer === "pass" ? "es" : "s")));
+        }
+        answers = "answers: " + said.join("; ");
+      }
     } else if (obs.gift) {
       line = "seat " + obs.gift.from + " offers 1 " + obs.gift.resource + " as a gift to seat " + obs.gift.to;
     } else if (obs.pending_discards && Object.keys(obs.pending_discards).length) {
@@ -208,10 +216,14 @@
         return "seat " + k + " owes " + obs.pending_discards[k];
       }).join(", ");
     }
-    if (line) out.push('<text x="10" y="' + (y + 34) + '" font-size="12" fill="#7a3b12" class="trade">' + esc(line) + "</text>");
+    if (line) out.push('<text x="10" y="' + (y + 32) + '" font-size="12" fill="#7a3b12" class="trade">' + esc(line) + "</text>");
+    if (answers) {
+      var cut = answers.length > 80 ? answers.slice(0, 79) + "\u2026" : answers;
+      out.push('<text x="10" y="' + (y + 46) + '" font-size="11" fill="#7a3b12"><title>' + esc(answers) + "</title>" + esc(cut) + "</text>");
+    }
 
     // one row per seat
-    y = panelTop + 44;
+    y = panelTop + 54;
     var viewer = ctx.viewer, revealed = obs.revealed || null, you = obs.you || null;
     for (s = 0; s < n; s++) {
       var pl = obs.players[s], ry = y + s * ROW;
