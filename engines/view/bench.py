@@ -65,8 +65,9 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
                 const time = (f) => { const t = performance.now(); f(); return performance.now() - t; };
                 const n = arenaViewer.moves, out = {forward: [], back: [], jump: []};
                 arenaViewer.go(0);
-                for (let i = 0; i < steps; i++) out.forward.push(time(() => arenaViewer.go(arenaViewer.position() + 1)));
-                for (let i = 0; i < steps; i++) out.back.push(time(() => arenaViewer.go(arenaViewer.position() - 1)));
+                const step = (by) => time(() => arenaViewer.go(arenaViewer.position() + by));
+                for (let i = 0; i < steps; i++) out.forward.push(step(1));
+                for (let i = 0; i < steps; i++) out.back.push(step(-1));
                 let seed = 7;
                 for (let i = 0; i < 50; i++) { seed = (seed * 48271) % 2147483647; const to = seed % (n + 1);
                   out.jump.push(time(() => arenaViewer.go(to))); }

@@ -52,7 +52,8 @@ def _replay(log: MatchLog, viewers: Iterable[Viewer]):
         members = delta.member_texts(game.observe(state, viewer))
         before = texts[viewer][-1] if texts[viewer] else {}
         previous = observations[viewer][-1] if observations[viewer] else {}
-        observations[viewer].append({k: previous[k] if before.get(k) == t else json.loads(t) for k, t in members.items()})
+        observations[viewer].append({k: previous[k] if before.get(k) == t else json.loads(t)
+                                     for k, t in members.items()})
         texts[viewer].append(members)
 
     state = game.setup(len(log.seats), log.seed, log.options)
@@ -123,8 +124,8 @@ def match_data(log: MatchLog, keyframe_every: int = KEYFRAME_EVERY, seat_views: 
         "static": games.static_info(log.game, len(log.seats), log.options),
         "moves": moves,
         "scores": None if scores and scores[0] is None else scores,
-        "faults": [{"seat": f["seat"], "move": f["move"], "kind": f["kind"]} | ({"detail": f["detail"]} if f.get("detail") else {})
-                   for f in log.faults],
+        "faults": [{"seat": f["seat"], "move": f["move"], "kind": f["kind"]}
+                   | ({"detail": f["detail"]} if f.get("detail") else {}) for f in log.faults],
         "forfeits": {str(seat): move for seat, move in log.forfeits.items()},
         "outcome": log.outcome,
         "views": {view_key(v): encode_frames(obs, keyframe_every, texts[v]) for v, obs in observations.items()

@@ -45,8 +45,8 @@ class Page:
 
     def counts(self, selectors) -> dict[str, int]:
         """How many elements of the drawn board match each selector."""
-        return self.js("(sels) => Object.fromEntries(sels.map((s) => [s, document.querySelectorAll('.av-board ' + s).length]))",
-                       list(selectors))
+        count = "(sels) => Object.fromEntries(sels.map((s) => [s, document.querySelectorAll('.av-board ' + s).length]))"
+        return self.js(count, list(selectors))
 
 
 @pytest.fixture

@@ -32,7 +32,8 @@ class Replayed:
 
 
 def check_drawn(tab, replayed: Replayed, viewer, position: int) -> None:
-    assert tab.js("[arenaViewer.position(), arenaViewer.view()]") == [position, "spectator" if viewer is None else str(viewer)]
+    shown = tab.js("[arenaViewer.position(), arenaViewer.view()]")
+    assert shown == [position, "spectator" if viewer is None else str(viewer)]
     marks = replayed.marks(viewer, position)
     assert tab.counts(marks) == marks, f"drawn at move {position} ({viewer or 'spectator'})"
     current = tab.page.inner_text(".av-current")

@@ -43,8 +43,8 @@ def test_an_unchanged_value_has_an_empty_delta():
 
 def small_match(game: str, seed: int = 1) -> MatchLog:
     bots = builtin_bots(game)
-    return play_match(game, [bots["heuristic"](seed=seed), bots["random"](seed=seed + 1), bots["random"](seed=seed + 2)],
-                      seed)
+    seats = [bots["heuristic"](seed=seed), bots["random"](seed=seed + 1), bots["random"](seed=seed + 2)]
+    return play_match(game, seats, seed)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
