@@ -93,8 +93,12 @@ def test_the_match_page_plays_every_game(game, tab, live_server, transactional_d
                                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
     as_alice.open(f"{live_server.url}/matches/{match.pk}/?move={start}")
     walk(as_alice, replayed, start, own_seat=0, may_see_other=seat_views_public(game))
-    # A visitor: the same spectator drawing; a seat view opened by URL is refused unless public.
+    # Another player: the same spectator drawing; a seat view opened by URL is refused unless public.
+    eve = Client()
+    eve.force_login(Player.objects.create_user("eve", password="pw-eve-12345"))
     visitor = tab()
+    visitor.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                                  "value": eve.cookies[settings.SESSION_COOKIE_NAME].value}])
     visitor.open(f"{live_server.url}/matches/{match.pk}/?move={start}&seat=0")
     public = seat_views_public(game)
     check_drawn(visitor, replayed, 0 if public else None, start)

@@ -109,7 +109,8 @@
     function moveItem(m, i) {
       const faults = (faultsAt.get(i) || []).map((f) =>
         ` <span class="av-fault"${f.detail ? ` title="${esc(f.detail)}"` : ""}>⚠ fault (seat ${f.seat}): ${esc(f.kind)}</span>`).join("");
-      return `<li data-move="${i + 1}"${faults ? ' class="has-fault"' : ""}>${who(m.s)} ${esc(m.t)}${faults}</li>`;
+      const ms = m.ms ? ` <small class="muted">${m.ms} ms</small>` : "";
+      return `<li data-move="${i + 1}"${faults ? ' class="has-fault"' : ""}>${who(m.s)} ${esc(m.t)}${ms}${faults}</li>`;
     }
 
     function drawChart() {
