@@ -30,6 +30,12 @@ def need_services(*services: tuple[str, str, int]) -> None:
         pytest.skip(message + " (set ARENA_REQUIRE_SERVICES=1 to make this a failure)")
 
 
+def tools_required() -> bool:
+    """In CI (and wherever services are required) a missing sandbox or browser fails its tests instead of
+    skipping them."""
+    return require_services() or os.environ.get("CI") == "true"
+
+
 CHROMIUM = os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium")
 
 

@@ -1,11 +1,10 @@
 """Shared fixtures. Engine tests need no database; platform tests use pytest-django's."""
 from __future__ import annotations
 
-import os
 
 import pytest
 
-from arena_testing import browser_problem, require_services
+from arena_testing import browser_problem, tools_required
 
 
 @pytest.fixture
@@ -17,7 +16,7 @@ def builtin_versions(db):
 
 
 # In CI (and wherever services are required) a missing sandbox fails the sandbox tests instead of skipping them.
-REQUIRED = require_services() or os.environ.get("CI") == "true"
+REQUIRED = tools_required()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from arena_testing import CHROMIUM, browser_problem
+from arena_testing import CHROMIUM, browser_problem, tools_required
 
 # Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make next to
 # it are still plain synchronous calls.
@@ -15,8 +15,12 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 @pytest.fixture(scope="session")
 def chromium():
-    if browser_problem() is not None:
-        pytest.skip(browser_problem())
+    problem = browser_problem()
+    if problem is not None:
+        # Session fixtures come before the autouse check of tests/conftest.py: decide here as well.
+        if tools_required():
+            pytest.fail(f"the browser is required here (CI / ARENA_REQUIRE_SERVICES=1) but: {problem}")
+        pytest.skip(problem)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
