@@ -1,7 +1,6 @@
 """Shared fixtures. Engine tests need no database; platform tests use pytest-django's."""
 from __future__ import annotations
 
-
 import pytest
 
 from arena_testing import browser_problem, tools_required
