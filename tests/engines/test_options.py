@@ -95,8 +95,12 @@ def test_options_that_depend_on_each_other_or_the_player_count_are_refused_by_se
         with pytest.raises(BadOptions) as err:
             game.setup(num_players, 1, options)
         assert err.value.option == option
-    with pytest.raises(BadOptions, match="beginner"):
-        catan.setup(5, 1, {"board": "beginner"})
+    for num_players, options, option in [(5, {"board": "beginner"}, "board"), (2, {}, "allow_two_players"),
+                                         (4, {"numbers": "beginner"}, "numbers"),
+                                         (4, {"start_positions": "beginner_preset"}, "start_positions")]:
+        with pytest.raises(BadOptions) as err:
+            catan.setup(num_players, 1, options)
+        assert err.value.option == option
 
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
