@@ -42,8 +42,9 @@
         if (size >= 70) {
           g.push(t(size / 2, size * 0.45, fit(label, size - 12, 15), label, ' text-anchor="middle" font-weight="bold" fill="' + TYPE_INK[type] + '"'));
           g.push(t(size / 2, size * 0.78, 20, info.price, ' text-anchor="middle" font-weight="bold" fill="' + TYPE_INK[type] + '"'));
-        } else {
-          g.push(t(size / 2, size * 0.62, Math.max(10, Math.round(size * 0.36)), info.price, ' text-anchor="middle" font-weight="bold" fill="' + TYPE_INK[type] + '"'));
+        } else { // the type's initial (P S A C G T) for those who cannot tell the colours apart, and the price
+          if (size >= 36) g.push(t(size * 0.2, size * 0.3, Math.round(size * 0.2), label.charAt(0), ' text-anchor="middle" fill="' + TYPE_INK[type] + '" opacity="0.8"'));
+          g.push(t(size / 2, size * 0.66, Math.max(10, Math.round(size * 0.36)), info.price, ' text-anchor="middle" font-weight="bold" fill="' + TYPE_INK[type] + '"'));
         }
       }
       var wall = Math.max(3, Math.round(size / 9)), h = wall / 2;

@@ -11,6 +11,7 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("bots/<int:pk>/", views.bot_detail, name="bot"),
+    path("bots/<int:pk>/settings/", views.bot_settings, name="bot-settings"),
     path("me/", views.me, name="me"),
     path("bots/upload/", views.upload, name="upload"),
     path("accounts/register/", views.register, name="register"),

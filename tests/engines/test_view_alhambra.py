@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches, parse, render
+from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches
+from svg_views import parse_svg, render_all
+
 from engines.alhambra import GAME
 from engines.alhambra import view
 
@@ -69,11 +71,11 @@ def test_drawing_matches_the_expected_marks(players):
     options = {"open_money": True} if players == 4 else {}
     frames = list(frames_of_match("alhambra", players, 11, options, every=25))
     jobs, marks = drawing_jobs(view, frames, players, options, 30)
-    svgs = render("alhambra", jobs)
+    svgs = render_all("alhambra", jobs)
     assert len(svgs) == len(jobs) > 30
     for svg, mark, job in zip(svgs, marks, jobs):
         assert mismatches(svg, mark) == {}, (job["ctx"]["move"], job["ctx"]["viewer"])
-        assert parse(svg).get("viewBox", "").startswith("0 0 ")
+        assert parse_svg(svg).get("viewBox", "").startswith("0 0 ")
     seat_views = [m for m, job in zip(marks, jobs) if job["ctx"]["viewer"] is not None]
     assert seat_views and all(m[".player.you"] == 1 for m in seat_views)
     if not options:  # a seat sees its own money and the backs of the others'
@@ -85,6 +87,6 @@ def test_drawing_matches_the_expected_marks(players):
 def test_seat_names_are_escaped():
     obs = GAME.observe(GAME.setup(3, 4), None)
     ctx = context(view, 3, {}, 0, None, seats=[HOSTILE, "b", "c"])
-    (svg,) = render("alhambra", [{"obs": obs, "ctx": ctx}])
+    (svg,) = render_all("alhambra", [{"obs": obs, "ctx": ctx}])
     assert "<script>" not in svg
     assert any(HOSTILE in el.text for el in ET.fromstring(svg).iter() if el.text)

@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches, parse, render
+from board_views import HOSTILE, RAW_ID, context, drawing_jobs, frames_of_match, mismatches
+from svg_views import parse_svg, render_all
+
 from engines.port_royal import GAME
 from engines.port_royal import view
 
@@ -53,12 +55,11 @@ def test_hand_checked_texts():
 
 
 def test_mademoiselles_lower_the_price_named_in_the_text():
-    state = GAME.setup(2, 0)
-    state.persons[0] = [42]  # one Mademoiselle
-    obs = GAME.observe(state, None)
+    obs = GAME.observe(GAME.setup(2, 0), None)
     obs["to_act"], obs["active"] = 0, 0
-    obs["players"][0]["persons"] = [42]
-    assert view.describe_action({"type": "take", "card": 29}, obs) == "hires Sailor (3 coins, 1 IP, 1 sword) for 2 coins"
+    obs["players"][0]["persons"] = [42]  # one Mademoiselle: every hire costs 1 less
+    assert view.describe_action({"type": "take", "card": 29}, obs) == \
+        "hires Sailor (3 coins, 1 IP, 1 sword) for 2 coins"
     assert view.describe_action({"type": "expedition", "card": 118, "jacks_for": {"anchor": 1, "house": 0}}, obs) == \
         "fulfils the expedition 2 anchors + 1 house (6 IP, 3 coins), Jacks of all Trades standing in for 1 anchor"
 
@@ -76,11 +77,11 @@ def test_drawing_matches_the_expected_marks(players):
     options = {"end_condition": "expedition_required"} if players == 3 else {}
     frames = list(frames_of_match("port_royal", players, 11, options, every=30))
     jobs, marks = drawing_jobs(view, frames, players, options, 40)
-    svgs = render("port_royal", jobs)
+    svgs = render_all("port_royal", jobs)
     assert len(svgs) == len(jobs) > 40
     for svg, mark, job in zip(svgs, marks, jobs):
         assert mismatches(svg, mark) == {}, (job["ctx"]["move"], job["ctx"]["viewer"])
-        assert parse(svg).get("viewBox", "").startswith("0 0 ")
+        assert parse_svg(svg).get("viewBox", "").startswith("0 0 ")
     seat_views = [m for m, job in zip(marks, jobs) if job["ctx"]["viewer"] is not None]
     assert seat_views and all(m[".player.you"] == 1 for m in seat_views)
 
@@ -89,7 +90,7 @@ def test_seat_names_are_escaped():
     state = GAME.setup(3, 4)
     obs = GAME.observe(state, None)
     ctx = context(view, 3, {}, 0, None, seats=[HOSTILE, "b", "c"])
-    (svg,) = render("port_royal", [{"obs": obs, "ctx": ctx}])
+    (svg,) = render_all("port_royal", [{"obs": obs, "ctx": ctx}])
     assert "<script>" not in svg
     texts = [el.text for el in ET.fromstring(svg).iter() if el.text]
     assert any(HOSTILE in text for text in texts)
