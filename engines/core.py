@@ -37,7 +37,11 @@ OptionKind = Literal["bool", "int", "choice", "list"]
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+    """``repr(value)`` cut to ``limit`` characters (error messages echo what was sent, not all of it)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int of more than 4,300 digits, a list nested too deep
+        text = f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

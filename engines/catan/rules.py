@@ -236,14 +236,16 @@ class Catan(Game):
         self.check_players(num_players)
         n = num_players
         if n == 2 and not opts["allow_two_players"]:
-            raise BadOptions("catan: 2 players only with the house option allow_two_players")
+            raise BadOptions("catan: 2 players only with the house option allow_two_players",
+                             option="allow_two_players")
         beginner = opts["board"] == "beginner"
         if beginner and n > 4:
-            raise BadOptions("catan: the beginner board is for 3-4 players")
+            raise BadOptions("catan: the beginner board is for 3-4 players", option="board")
         if opts["numbers"] == "beginner" and not beginner:
-            raise BadOptions("catan: numbers 'beginner' needs board 'beginner'")
+            raise BadOptions("catan: numbers 'beginner' needs board 'beginner'", option="numbers")
         if opts["start_positions"] == "beginner_preset" and not (beginner and n in (3, 4)):
-            raise BadOptions("catan: beginner_preset needs the beginner board and 3 or 4 players")
+            raise BadOptions("catan: beginner_preset needs the beginner board and 3 or 4 players",
+                             option="start_positions")
         large = n >= 5
         board = D.BOARD_LARGE if large else D.BOARD_SMALL
         st = CatanState()

@@ -37,7 +37,11 @@
     }
     var land = [];
     for (i = 0; i < st.hexes.length; i++) land.push(hexPoints(st.hexes[i], size - 1.5));
-    g = { sea: sea, land: land, width: Math.max(st.width, 540) };
+    // the sea hexes are cut at the board's edge (ids are per board size: equal ids mean equal shapes)
+    var clip = "catan-sea-" + esc(st.board);
+    sea = '<clipPath id="' + clip + '"><rect width="' + st.width + '" height="' + st.height + '" rx="14"/></clipPath>' +
+      '<g clip-path="url(#' + clip + ')"><rect width="' + st.width + '" height="' + st.height + '" fill="' + SEA + '"/>' + sea + "</g>";
+    g = { sea: sea, land: land, width: Math.max(st.width, 480) };
     g.left = (g.width - st.width) / 2;
     if (cache) cache.set(st, g);
     return g;
@@ -77,7 +81,7 @@
     var W = g.width, top = 40, left = g.left;
     var boardH = st.height;
     var panelTop = top + boardH + 8;
-    var H = panelTop + 58 + n * ROW + 6;
+    var H = panelTop + 68 + n * ROW + 6;
     var out = [];
     out.push('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + r1(W) + " " + r1(H) +
       '" class="catan-board" font-family="Helvetica, Arial, sans-serif">');
@@ -136,15 +140,27 @@
         (generic ? "" : '<text x="' + at[0] + '" y="' + r1(at[1] + 10) + '" font-size="7" text-anchor="middle" fill="#222">' + esc(hb.type) + "</text>") +
         "</g>");
     }
+    // a halo under what the last move placed (a road, a settlement or city, the robber)
+    var evs = obs.last_events || [], verts = st.vertices, halo = "";
+    for (i = 0; i < evs.length; i++) {
+      var ev = evs[i], hp = null;
+      if (ev.vertex !== undefined) hp = verts[ev.vertex];
+      else if (ev.edge !== undefined) {
+        var he = st.edges[ev.edge];
+        hp = [(verts[he[0]][0] + verts[he[1]][0]) / 2, (verts[he[0]][1] + verts[he[1]][1]) / 2];
+      } else if (ev.type === "move_robber") hp = [st.hexes[ev.hex][0] - 21, st.hexes[ev.hex][1] + 6];
+      if (hp) halo += '<circle cx="' + r1(hp[0]) + '" cy="' + r1(hp[1]) + '" r="19" fill="#fff6a8" opacity="0.75" stroke="#f2c200" stroke-width="2"/>';
+    }
+    if (halo) out.push('<g class="last-move"><title>placed by the last move</title>' + halo + "</g>");
     // roads
-    var roads = obs.roads, verts = st.vertices;
+    var roads = obs.roads;
     for (i = 0; i < roads.length; i++) {
       var e = st.edges[roads[i].edge], a = verts[e[0]], b = verts[e[1]];
       var ax = a[0] + (b[0] - a[0]) * 0.17, ay = a[1] + (b[1] - a[1]) * 0.17;
       var bx = b[0] + (a[0] - b[0]) * 0.17, by = b[1] + (a[1] - b[1]) * 0.17;
       var seg = ' x1="' + r1(ax) + '" y1="' + r1(ay) + '" x2="' + r1(bx) + '" y2="' + r1(by) + '"';
       s = roads[i].seat;
-      out.push('<g class="road" data-seat="' + s + '" data-edge="' + roads[i].edge + '"><line' + seg +
+      out.push('<g class="road" data-seat="' + s + '" data-edge="' + roads[i].edge + '"><title>seat ' + s + "'s road</title><line" + seg +
         ' stroke="#222" stroke-width="9" stroke-linecap="round"/><line' + seg + ' stroke="' + colors[s] +
         '" stroke-width="6" stroke-linecap="round"/></g>');
     }
@@ -163,7 +179,7 @@
         : "M-8 8 H8 V-2 L0 -10 L-8 -2 Z";
       out.push('<path class="' + (bd.kind === "city" ? "city" : "settlement") + '" data-seat="' + s + '" data-vertex="' + bd.vertex +
         '" transform="translate(' + p[0] + "," + p[1] + ')" d="' + shape + '" fill="' + colors[s] +
-        '" stroke="#1a1a1a" stroke-width="1.6" stroke-linejoin="round"/>');
+        '" stroke="#1a1a1a" stroke-width="1.6" stroke-linejoin="round"><title>seat ' + s + "'s " + bd.kind + "</title></path>");
     }
     out.push("</g>");
 
@@ -180,11 +196,19 @@
       x += 34;
     }
     out.push('<text x="' + (x + 6) + '" y="' + (y + 12) + '" font-size="11" fill="#5b4a2e">development deck ' + obs.dev_deck + "</text>");
-    var trade = obs.trade, line = "";
+    var trade = obs.trade, line = "", answers = "";
     if (trade) {
       line = "seat " + trade.from + (trade.kind === "proposal"
         ? " offers " + sideText(trade.give) + " for " + sideText(trade.get)
         : " asks for offers");
+      if (trade.answers) {  // public once everyone has answered
+        var said = [];
+        for (var who in trade.answers) {
+          var ans = trade.answers[who];
+          said.push("seat " + who + " " + (ans.give ? ans.answer + "s " + sideText(ans.give) + " for " + sideText(ans.get) : ans.answer + (ans.answer === "pass" ? "es" : "s")));
+        }
+        answers = "answers: " + said.join("; ");
+      }
     } else if (obs.gift) {
       line = "seat " + obs.gift.from + " offers 1 " + obs.gift.resource + " as a gift to seat " + obs.gift.to;
     } else if (obs.pending_discards && Object.keys(obs.pending_discards).length) {
@@ -192,29 +216,34 @@
         return "seat " + k + " owes " + obs.pending_discards[k];
       }).join(", ");
     }
-    if (line) out.push('<text x="10" y="' + (y + 34) + '" font-size="12" fill="#7a3b12" class="trade">' + esc(line) + "</text>");
+    if (line) out.push('<text x="10" y="' + (y + 32) + '" font-size="12" fill="#7a3b12" class="trade">' + esc(line) + "</text>");
+    if (answers) {
+      var cut = answers.length > 80 ? answers.slice(0, 79) + "\u2026" : answers;
+      out.push('<text x="10" y="' + (y + 46) + '" font-size="11" fill="#7a3b12"><title>' + esc(answers) + "</title>" + esc(cut) + "</text>");
+    }
 
     // one row per seat
-    y = panelTop + 44;
+    y = panelTop + 54;
     var viewer = ctx.viewer, revealed = obs.revealed || null, you = obs.you || null;
     for (s = 0; s < n; s++) {
       var pl = obs.players[s], ry = y + s * ROW;
-      var acting = obs.to_act === s, mine = viewer === s;
+      // the observation's own seat sees its hand; ctx.viewer only highlights the row
+      var acting = obs.to_act === s, mine = !!you && obs.seat === s;
       out.push('<g class="player" data-seat="' + s + '">');
       out.push('<rect x="4" y="' + ry + '" width="' + r1(W - 8) + '" height="' + (ROW - 4) + '" rx="7" fill="' +
-        (mine ? "#fff8e1" : "#fffdf7") + '" stroke="' + (acting ? "#d4880f" : "#d8ccb0") + '" stroke-width="' + (acting ? 2.5 : 1) + '"/>');
+        (viewer === s ? "#fff8e1" : "#fffdf7") + '" stroke="' + (acting ? "#d4880f" : "#d8ccb0") + '" stroke-width="' + (acting ? 2.5 : 1) + '"/>');
       out.push('<circle cx="20" cy="' + (ry + 17) + '" r="8" fill="' + colors[s] + '" stroke="#222" stroke-width="1.2"/>');
       var full = "seat " + s + (seats[s] ? " \u00b7 " + seats[s] : "");
-      var shown = full.length > 30 ? full.slice(0, 29) + "\u2026" : full;
+      var shown = full.length > 26 ? full.slice(0, 25) + "\u2026" : full;
       out.push('<text x="34" y="' + (ry + 22) + '" font-size="14" font-weight="bold" fill="#222"><title>' + esc(full) + "</title>" + esc(shown) + "</text>");
       var vp = pl.public_vp, vpTitle = "visible victory points";
-      if (mine && you) { vp = you.vp_total; vpTitle = "victory points with hidden VP cards"; }
+      if (mine) { vp = you.vp_total; vpTitle = "victory points with hidden VP cards"; }
       else if (revealed) { vp = pl.public_vp + ((revealed[String(s)].dev_cards || {}).victory_point || 0); vpTitle = "victory points"; }
       out.push('<text class="vp" x="' + r1(W - 14) + '" y="' + (ry + 24) + '" font-size="20" font-weight="bold" text-anchor="end" fill="#3a2f1e"><title>' +
         vpTitle + "</title>" + vp + ' <tspan font-size="11">VP</tspan></text>');
       // hands
       var hx0 = 12, hy = ry + 28;
-      if (revealed || (mine && you)) {
+      if (revealed || mine) {
         var resHand = revealed ? revealed[String(s)].resources : you.resources, devHand = {};
         if (revealed) devHand = revealed[String(s)].dev_cards;
         else for (i = 0; i < you.dev_cards.length; i++) devHand[you.dev_cards[i].type] = (devHand[you.dev_cards[i].type] || 0) + 1;
@@ -256,7 +285,7 @@
       }
       var sup = pl.supply;
       var extra = obs.favour_tokens ? "  \u2605" + obs.catan_tokens[s] + " \u2661" + obs.favour_tokens[s] : "";
-      out.push('<text x="' + r1(W - 14) + '" y="' + (hy + 19) + '" font-size="11" text-anchor="end" fill="#666"><title>pieces left: settlements, cities, roads' +
+      out.push('<text x="' + r1(W - 62) + '" y="' + (ry + 22) + '" font-size="11" text-anchor="end" fill="#666"><title>pieces left: settlements, cities, roads' +
         (extra ? "; Catan tokens, favour tokens" : "") + "</title>left " + sup.settlements + "S " + sup.cities + "C " + sup.roads + "R" + extra + "</text>");
       out.push("</g>");
     }

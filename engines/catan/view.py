@@ -13,16 +13,13 @@ from typing import Any
 
 from engines.catan import data as D
 
-#: a spectator learns nothing from a seat's view only if hands were public; they are not (§4.3 steals,
-#: hidden development cards), so seat views differ from the spectator's.
+#: a seat sees its own resource and development cards, which the spectator sees only as counts
 SEAT_VIEWS_PUBLIC = False
 
 HEX_SIZE = 40  # circumradius of a hex in SVG units
 _SQRT3 = math.sqrt(3)
 _CORNER_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 _SIDE_NAMES = ("NE", "E", "SE", "SW", "W", "NW")  # hex_edges order, data.Board
-_DEV_NAMES = {"knight": "Knight", "victory_point": "Victory Point", "road_building": "Road Building",
-              "year_of_plenty": "Year of Plenty", "monopoly": "Monopoly"}
 _GUILD_NAMES = {"merchant": "Merchant", "trader": "Trader", "road_builder": "Road Builder", "scholar": "Scholar",
                 "architect": "Architect"}
 
@@ -56,9 +53,9 @@ def _hex_short(hexes: list[dict], h: int) -> str:
     return "desert" if name == "the desert" else name
 
 
-def _harbour_at(observation: dict, vertices: tuple[int, ...]) -> str:
+def _harbour_at(observation: dict, v: int) -> str:
     for harbour in observation["board"]["harbors"]:
-        if set(harbour["vertices"]) & set(vertices):
+        if v in harbour["vertices"]:
             kind = harbour["type"]
             return " (3:1 harbour)" if kind == D.GENERIC else f" ({kind} 2:1 harbour)"
     return ""
@@ -76,7 +73,7 @@ def vertex_name(observation: dict, v: int) -> str:
     else:
         names = [_hex_short(hexes, h) for h in around] + ["sea"] * (3 - len(around))
         place = "the corner of " + " / ".join(names)
-    return place + _harbour_at(observation, (v,))
+    return place + _harbour_at(observation, v)
 
 
 def edge_name(observation: dict, e: int) -> str:
@@ -188,6 +185,10 @@ _ECHOES = frozenset({"place_settlement", "place_road", "build_settlement", "buil
                      "favor_exchange", "exchange_favor", "return_favor"})
 
 
+_ANSWER_WORDS = {"accept": "accepts", "reject": "rejects", "pass": "passes", "counter": "counters with",
+                 "offer": "offers"}
+
+
 def describe_events(events: list[dict]) -> list[str]:
     """Human text for what a move caused (events that only echo the action are left out)."""
     out = []
@@ -213,10 +214,10 @@ def describe_events(events: list[dict]) -> list[str]:
         elif kind == "answers":
             parts = []
             for s, answer in ev["answers"].items():
-                word = answer["answer"]
+                word = _ANSWER_WORDS.get(answer["answer"], answer["answer"])
                 if "give" in answer:
-                    word += f" ({_cards(answer['give'])} for {_cards(answer['get'])})"
-                parts.append(f"{_seat(s)} {word}s" if word in ("accept", "reject", "pass") else f"{_seat(s)} {word}")
+                    word += f" {_cards(answer['give'])} for {_cards(answer['get'])}"
+                parts.append(f"{_seat(s)} {word}")
             out.append("answers: " + "; ".join(parts))
         elif kind == "trade":
             out.append(f"{_seat(ev['seat'])} gives {_cards(ev['give'])} to {_seat(ev['with'])}"
@@ -258,11 +259,11 @@ def _static(large: bool) -> dict:
     land = set(board.hex_coords)
     sea = sorted({(q + dq, r + dr) for (q, r) in land for (dq, dr) in D.DIRS.values()} - land,
                  key=lambda c: (c[1], c[0]))
-    half_w = HEX_SIZE * _SQRT3 / 2
     xs = [_centre(q, r)[0] for q, r in sea]
     ys = [_centre(q, r)[1] for q, r in sea]
-    pad = 4
-    ox, oy = -min(xs) + half_w + pad, -min(ys) + HEX_SIZE + pad
+    # the drawing shows the sea ring up to just past its hex centres, where the harbour badges sit
+    margin = 20
+    ox, oy = -min(xs) + margin, -min(ys) + margin
 
     def at(x: float, y: float) -> list[float]:
         return [round(x + ox, 1), round(y + oy, 1)]
@@ -275,8 +276,8 @@ def _static(large: bool) -> dict:
     return {
         "board": "large" if large else "small",
         "hex_size": HEX_SIZE,
-        "width": round(max(xs) - min(xs) + 2 * half_w + 2 * pad, 1),
-        "height": round(max(ys) - min(ys) + 2 * HEX_SIZE + 2 * pad, 1),
+        "width": round(max(xs) - min(xs) + 2 * margin, 1),
+        "height": round(max(ys) - min(ys) + 2 * margin, 1),
         "hexes": [at(*_centre(q, r)) for q, r in board.hex_coords],
         "sea": [at(*_centre(q, r)) for q, r in sea],
         "vertices": [vertex_xy(k) for k in board.vertex_keys],
@@ -314,6 +315,9 @@ def expected_marks(observation: dict) -> dict[str, int]:
         ".longest-road": sum(1 for p in obs["players"] if p["longest_road"]),
         ".largest-army": sum(1 for p in obs["players"] if p["largest_army"]),
         ".die": len(obs.get("dice") or []),
+        # one halo group under whatever the last move placed
+        ".last-move": int(any("vertex" in ev or "edge" in ev or ev.get("type") == "move_robber"
+                              for ev in obs.get("last_events") or [])),
     }
     for s in range(n):
         marks[f".road[data-seat='{s}']"] = sum(1 for r in obs["roads"] if r["seat"] == s)

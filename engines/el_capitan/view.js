@@ -52,7 +52,7 @@
       for (var i = 0; i < info.seals; i++) dots += '<circle cx="' + (29 - (info.seals - 1) * 5 + i * 10) + '" cy="27" r="3.6" fill="#c0392b"/>';
       out += "<title>" + esc(names[info.city] + " card: " + info.seals + " seal" + (info.seals > 1 ? "s" : "") + ", " + info.price + " Florins") + "</title>" +
         '<rect width="58" height="44" rx="4" fill="#fdf3d8" stroke="#8a6d3b"/>' +
-        '<text x="29" y="13" font-size="10" font-weight="bold" text-anchor="middle" fill="#3a2f1e">' + esc(names[info.city]).slice(0, 11) + "</text>" + dots +
+        '<text x="29" y="13" font-size="10" font-weight="bold" text-anchor="middle" fill="#3a2f1e">' + esc(names[info.city].slice(0, 11)) + "</text>" + dots +
         '<text x="29" y="41" font-size="9" text-anchor="middle" fill="#5b4a2e">' + info.price + " Fl</text>";
     } else {
       out += "<title>" + esc(names[info.cities[0]] + " \u2013 " + names[info.cities[1]] + " card: " + info.price + " Florins") + "</title>" +
@@ -60,7 +60,7 @@
         '<text x="29" y="13" font-size="9" font-weight="bold" text-anchor="middle" fill="#1f3b55">' + esc(names[info.cities[0]].slice(0, 11)) + "</text>" +
         '<text x="29" y="24" font-size="8" text-anchor="middle" fill="#1f3b55">\u2195</text>' +
         '<text x="29" y="34" font-size="9" font-weight="bold" text-anchor="middle" fill="#1f3b55">' + esc(names[info.cities[1]].slice(0, 11)) + "</text>" +
-        '<text x="29" y="43" font-size="7" text-anchor="middle" fill="#3d6d94">' + info.price + " Fl</text>";
+        '<text x="29" y="43" font-size="8" text-anchor="middle" fill="#3d6d94">' + info.price + " Fl</text>";
     }
     return out + "</g>";
   }
@@ -76,10 +76,11 @@
     var perLine = 10, rowH = [], panelH = 0;
     for (s = 0; s < n; s++) {
       var lines = Math.ceil(players[s].hand.length / perLine);
-      rowH.push(lines ? 50 + lines * 48 : 52);
+      var chipLine = players[s].loans.length || players[s].bonus_card ? 26 : 0;
+      rowH.push(54 + chipLine + lines * 48);
       panelH += rowH[s] + 6;
     }
-    var dispTop = mapBottom + 52, playersTop = dispTop + 110, H = playersTop + panelH + 6;
+    var dispTop = mapBottom + 58, playersTop = dispTop + 110, H = playersTop + panelH + 6;
     out.push('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + W + " " + H + '" class="el-capitan-board" font-family="Georgia, \'Times New Roman\', serif">');
     out.push('<rect width="' + W + '" height="' + H + '" fill="#f4ecd8"/>');
 
@@ -113,25 +114,25 @@
       var c = st.cities[i], pl = g.byId[c.id], ob = obs.cities[c.id], x = pl.x, y = pl.y;
       out.push('<g class="city" data-city="' + c.id + '">');
       out.push('<rect x="' + x + '" y="' + y + '" width="' + CW + '" height="' + CH + '" rx="8" fill="#fbf5e6" stroke="#6b5432" stroke-width="1.5"/>');
-      out.push('<text x="' + (x + 8) + '" y="' + (y + 18) + '" font-size="15" font-weight="bold" fill="#3a2f1e">' + esc(c.name) + "</text>");
+      out.push('<text x="' + (x + 8) + '" y="' + (y + 19) + '" font-size="18" font-weight="bold" fill="#3a2f1e">' + esc(c.name) + "</text>");
       out.push('<g><title>value tier ' + c.tier + "; the track pays " + ob.value_now + ' now</title><rect x="' + (x + CW - 58) + '" y="' + (y + 5) +
-        '" width="52" height="17" rx="8" fill="' + TIER[c.tier] + '"/><text x="' + (x + CW - 32) + '" y="' + (y + 17.5) +
-        '" font-size="11" font-weight="bold" text-anchor="middle" fill="#fff">' + c.tier + " \u00b7 " + ob.value_now + "</text></g>");
+        '" width="52" height="17" rx="8" fill="' + TIER[c.tier] + '"/><text x="' + (x + CW - 32) + '" y="' + (y + 18) +
+        '" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">' + c.tier + " \u00b7 " + ob.value_now + "</text></g>");
       // harbour spaces and fortress sites
       for (k = 0; k < 2; k++) {
         var hx = x + 6 + k * 50, hy = y + 27;
         out.push('<g class="harbour-space" data-city="' + c.id + '" data-space="' + (k + 1) + '"><title>harbour space ' + (k + 1) +
           ": a warehouse costs " + c.harbour_prices[k] + ' Florins</title><rect x="' + hx + '" y="' + hy + '" width="46" height="28" rx="4" fill="#d6e9f5" stroke="#3d6d94"/>' +
-          '<text x="' + (hx + 4) + '" y="' + (hy + 11) + '" font-size="9" fill="#1f3b55">H' + (k + 1) + "</text>" +
-          '<text x="' + (hx + 4) + '" y="' + (hy + 24) + '" font-size="10" font-weight="bold" fill="#1f3b55">' + c.harbour_prices[k] + "</text></g>");
+          '<text x="' + (hx + 4) + '" y="' + (hy + 10) + '" font-size="9" fill="#1f3b55">H' + (k + 1) + "</text>" +
+          '<text x="' + (hx + 4) + '" y="' + (hy + 25) + '" font-size="14" font-weight="bold" fill="#1f3b55">' + c.harbour_prices[k] + "</text></g>");
         var occupant = ob.harbor[k];
         if (occupant !== null && occupant !== undefined) {
           out.push(ship(hx + 30, hy + 15, occupant, colors[occupant], c.id, k + 1, "seat " + occupant + "'s ship in " + c.name + ", harbour space " + (k + 1)));
         }
         var fx = x + 108 + k * 48, fy = y + 27, fort = ob.fortresses[k];
         out.push('<g><title>fortress site ' + (k + 1) + ": " + c.fortress_prices[k] + ' Florins</title><rect x="' + fx + '" y="' + fy +
-          '" width="44" height="28" rx="4" fill="#ece3cf" stroke="#6b5432"/><text x="' + (fx + 4) + '" y="' + (fy + 11) +
-          '" font-size="9" fill="#5b4a2e">F' + (k + 1) + '</text><text x="' + (fx + 4) + '" y="' + (fy + 24) + '" font-size="10" font-weight="bold" fill="#5b4a2e">' +
+          '" width="44" height="28" rx="4" fill="#ece3cf" stroke="#6b5432"/><text x="' + (fx + 4) + '" y="' + (fy + 10) +
+          '" font-size="9" fill="#5b4a2e">F' + (k + 1) + '</text><text x="' + (fx + 4) + '" y="' + (fy + 25) + '" font-size="14" font-weight="bold" fill="#5b4a2e">' +
           c.fortress_prices[k] + "</text></g>");
         if (fort !== null && fort !== undefined) {
           out.push('<path class="fortress" data-seat="' + fort + '" data-city="' + c.id + '" data-site="' + (k + 1) + '" transform="translate(' + (fx + 30) + "," + (fy + 15) +
@@ -152,7 +153,7 @@
         out.push('<rect x="' + tx + '" y="' + ty + '" width="13" height="13" rx="2" fill="' + (k === 13 ? "#cfc6b0" : "#efe4c8") +
           '" stroke="' + (shut ? "#111" : "#8a7a55") + '" stroke-width="' + (shut ? 2.4 : 1) + '"><title>' +
           (k === 13 ? "space 13 (no building)" : "site " + k + (shut ? " (shut-down site)" : "")) + ": pays " + c.track[k - 1] + "</title></rect>");
-        out.push('<text x="' + (tx + 6.5) + '" y="' + (ty + 23) + '" font-size="7.5" text-anchor="middle" fill="#6b5432">' + c.track[k - 1] + "</text>");
+        out.push('<text x="' + (tx + 6.5) + '" y="' + (ty + 23) + '" font-size="9" text-anchor="middle" fill="#6b5432">' + c.track[k - 1] + "</text>");
         var w = k <= 12 ? ob.sites[k - 1] : null;
         if (w) {
           var neutral = w.color === "neutral";
@@ -167,12 +168,12 @@
           (ob.reverse ? "building backwards" : "site 1 next") + "</text>");
       }
       // shut-down warehouses on the city picture
-      out.push('<text x="' + (x + 6) + '" y="' + (y + 113) + '" font-size="9" fill="#6b5432">shut down:</text>');
+      out.push('<text x="' + (x + 6) + '" y="' + (y + 114) + '" font-size="10" fill="#6b5432">shut down:</text>');
       for (k = 0; k < ob.pictured.length; k++) {
         var pw = ob.pictured[k];
-        out.push('<rect class="shutdown" data-seat="' + pw.seat + '" data-city="' + c.id + '" x="' + (x + 60 + k * 14) + '" y="' + (y + 104) +
+        out.push('<rect class="shutdown" data-seat="' + pw.seat + '" data-city="' + c.id + '" x="' + (x + 64 + k * 14) + '" y="' + (y + 104) +
           '" width="11" height="11" fill="' + colors[pw.seat] + '" stroke="#1a1a1a" stroke-width="0.8" opacity="0.65" transform="rotate(12 ' +
-          (x + 65.5 + k * 14) + " " + (y + 109.5) + ')"><title>seat ' + pw.seat + "'s shut-down warehouse</title></rect>");
+          (x + 69.5 + k * 14) + " " + (y + 109.5) + ')"><title>seat ' + pw.seat + "'s shut-down warehouse</title></rect>");
       }
       out.push("</g>");
     }
@@ -180,19 +181,19 @@
     // bank harbour, ships not yet sailed, loans and bonus cards left
     var by = mapBottom + 8;
     out.push('<rect x="6" y="' + by + '" width="250" height="38" rx="6" fill="#e8dcc0" stroke="#6b5432"/>');
-    out.push('<text x="12" y="' + (by + 24) + '" font-size="12" font-weight="bold" fill="#3a2f1e">Bank harbour</text>');
-    for (k = 0; k < bankShips.length; k++) out.push(ship(122 + k * 27, by + 21, bankShips[k], colors[bankShips[k]], "BANK", 0, "seat " + bankShips[k] + "'s ship at the bank"));
+    out.push('<text x="12" y="' + (by + 25) + '" font-size="15" font-weight="bold" fill="#3a2f1e">Bank harbour</text>');
+    for (k = 0; k < bankShips.length; k++) out.push(ship(136 + k * 27, by + 21, bankShips[k], colors[bankShips[k]], "BANK", 0, "seat " + bankShips[k] + "'s ship at the bank"));
     if (offShips.length) {
-      out.push('<text x="266" y="' + (by + 24) + '" font-size="11" fill="#3a2f1e">not yet sailed</text>');
-      for (k = 0; k < offShips.length; k++) out.push(ship(364 + k * 27, by + 21, offShips[k], colors[offShips[k]], "OFFBOARD", 0, "seat " + offShips[k] + "'s ship, not yet sailed"));
+      out.push('<text x="266" y="' + (by + 25) + '" font-size="13" fill="#3a2f1e">not yet sailed</text>');
+      for (k = 0; k < offShips.length; k++) out.push(ship(380 + k * 27, by + 21, offShips[k], colors[offShips[k]], "OFFBOARD", 0, "seat " + offShips[k] + "'s ship, not yet sailed"));
     }
-    out.push('<text x="' + (W - 10) + '" y="' + (by + 16) + '" font-size="11" text-anchor="end" fill="#3a2f1e">loans left: ' + obs.loan_supply.small + " small, " + obs.loan_supply.large + " large</text>");
-    out.push('<text x="' + (W - 10) + '" y="' + (by + 32) + '" font-size="11" text-anchor="end" fill="#3a2f1e">bonus cards left: ' +
+    out.push('<text x="' + (W - 10) + '" y="' + (by + 16) + '" font-size="13" text-anchor="end" fill="#3a2f1e">loans left: ' + obs.loan_supply.small + " small, " + obs.loan_supply.large + " large</text>");
+    out.push('<text x="' + (W - 10) + '" y="' + (by + 34) + '" font-size="13" text-anchor="end" fill="#3a2f1e">bonus cards left: ' +
       (obs.bonus_left.length ? obs.bonus_left.join(", ") + " Fl" : "none") + "</text>");
 
     // cards on display and the piles
     var names = g.names, cards = st.cards, dx = 6;
-    out.push('<text x="8" y="' + (dispTop + 10) + '" font-size="12" font-weight="bold" fill="#3a2f1e">On display</text>');
+    out.push('<text x="8" y="' + (dispTop + 11) + '" font-size="14" font-weight="bold" fill="#3a2f1e">On display</text>');
     var shown = obs.display.destination.concat(obs.display.link);
     for (k = 0; k < shown.length; k++) {
       out.push(cardFace(dx, dispTop + 16, cards[shown[k]], names, "display", ' data-card="' + esc(shown[k]) + '"'));
@@ -206,8 +207,8 @@
         '<rect x="' + (px + 3) + '" y="' + (py - 2) + '" width="30" height="38" rx="4" fill="' + piles[k][3] + '" opacity="0.6"/>' +
         '<rect x="' + px + '" y="' + py + '" width="30" height="38" rx="4" fill="' + piles[k][3] + '" stroke="#222"/>' +
         '<text x="' + (px + 15) + '" y="' + (py + 24) + '" font-size="13" font-weight="bold" text-anchor="middle" fill="#fff">' + piles[k][1] + "</text></g>");
-      out.push('<text x="' + (px + 40) + '" y="' + (py + 16) + '" font-size="11" fill="#3a2f1e">' + label + "</text>");
-      out.push('<text x="' + (px + 40) + '" y="' + (py + 31) + '" font-size="10" fill="#6b5432">draw pile \u00b7 ' + piles[k][2] + " discarded</text>");
+      out.push('<text x="' + (px + 40) + '" y="' + (py + 16) + '" font-size="13" fill="#3a2f1e">' + label + "</text>");
+      out.push('<text x="' + (px + 40) + '" y="' + (py + 32) + '" font-size="12" fill="#6b5432">draw pile \u00b7 ' + piles[k][2] + " discarded</text>");
     }
 
     // players
@@ -221,34 +222,34 @@
       out.push('<circle cx="20" cy="' + (ry + 17) + '" r="8" fill="' + colors[s] + '" stroke="#222" stroke-width="1.2"/>');
       var full = "seat " + s + (seats[s] ? " \u00b7 " + seats[s] : "");
       var short = full.length > 30 ? full.slice(0, 29) + "\u2026" : full;
-      out.push('<text x="34" y="' + (ry + 22) + '" font-size="15" font-weight="bold" fill="#222"><title>' + esc(full) + "</title>" + esc(short) + "</text>");
-      out.push('<text class="money" x="' + (W - 14) + '" y="' + (ry + 25) + '" font-size="21" font-weight="bold" text-anchor="end" fill="#3a2f1e"><title>money (the score)</title>' +
+      out.push('<text x="34" y="' + (ry + 22) + '" font-size="17" font-weight="bold" fill="#222"><title>' + esc(full) + "</title>" + esc(short) + "</text>");
+      out.push('<text class="money" x="' + (W - 14) + '" y="' + (ry + 25) + '" font-size="24" font-weight="bold" text-anchor="end" fill="#3a2f1e"><title>money (the score)</title>' +
         p.money + ' <tspan font-size="11">Fl</tspan></text>');
       var loc = p.ship.at === "BANK" ? "at the bank" : p.ship.at === "OFFBOARD" ? "not yet sailed" : "in " + names[p.ship.at] +
         (p.ship.harbor ? " (H" + p.ship.harbor + ")" : "");
       var sup = p.supply;
       var info = "ship " + loc + " \u00b7 left: " + sup.warehouses + " warehouses, " + sup.fortresses + " fortress" + (sup.fortresses === 1 ? "" : "es") +
         (st.two_players ? ", " + sup.neutral + " neutral" : "");
-      out.push('<text x="12" y="' + (ry + 41) + '" font-size="11" fill="#444">' + esc(info) + "</text>");
-      // loans and bonus card at the right
-      var lx = W - 14;
-      for (k = p.loans.length - 1; k >= 0; k--) {
+      out.push('<text x="12" y="' + (ry + 43) + '" font-size="13" fill="#444">' + esc(info) + "</text>");
+      // loans and bonus card on a line of chips, then the hand
+      var lx = 12, chips = p.loans.length || p.bonus_card, cy = ry + 52;
+      for (k = 0; k < p.loans.length; k++) {
         var ln = p.loans[k];
-        lx -= 50;
         out.push('<g class="loan' + (ln.extended ? " extended" : "") + '" data-seat="' + s + '" data-size="' + ln.size + '"><title>' + ln.size + " loan" +
-          (ln.extended ? ", extended" : "") + ": " + ln.due + ' Florins due</title><rect x="' + lx + '" y="' + (ry + 31) + '" width="46" height="15" rx="3" fill="' +
-          (ln.extended ? "#c0392b" : "#e9d8a6") + '" stroke="#6b5432"/><text x="' + (lx + 23) + '" y="' + (ry + 42) + '" font-size="9" text-anchor="middle" fill="' +
+          (ln.extended ? ", extended" : "") + ": " + ln.due + ' Florins due</title><rect x="' + lx + '" y="' + cy + '" width="60" height="19" rx="3" fill="' +
+          (ln.extended ? "#c0392b" : "#e9d8a6") + '" stroke="#6b5432"/><text x="' + (lx + 30) + '" y="' + (cy + 14) + '" font-size="12" text-anchor="middle" fill="' +
           (ln.extended ? "#fff" : "#3a2f1e") + '">loan ' + ln.due + "</text></g>");
+        lx += 64;
       }
       if (p.bonus_card) {
-        lx -= 56;
-        out.push('<g class="bonus" data-seat="' + s + '"><title>proliferation bonus card</title><rect x="' + lx + '" y="' + (ry + 31) +
-          '" width="52" height="15" rx="3" fill="#e6c36a" stroke="#6b5432"/><text x="' + (lx + 26) + '" y="' + (ry + 42) +
-          '" font-size="9" text-anchor="middle" fill="#3a2f1e">bonus ' + p.bonus_card + "</text></g>");
+        out.push('<g class="bonus" data-seat="' + s + '"><title>proliferation bonus card</title><rect x="' + lx + '" y="' + cy +
+          '" width="70" height="19" rx="3" fill="#e6c36a" stroke="#6b5432"/><text x="' + (lx + 35) + '" y="' + (cy + 14) +
+          '" font-size="12" text-anchor="middle" fill="#3a2f1e">bonus ' + p.bonus_card + "</text></g>");
       }
       // the hand, face up (hands are public in El Capitán)
+      var handTop = ry + (chips ? 78 : 52);
       for (k = 0; k < p.hand.length; k++) {
-        out.push(cardFace(10 + (k % perLine) * 62, ry + 50 + Math.floor(k / perLine) * 48, cards[p.hand[k]], names, "hand",
+        out.push(cardFace(10 + (k % perLine) * 62, handTop + Math.floor(k / perLine) * 48, cards[p.hand[k]], names, "hand",
           ' data-seat="' + s + '" data-card="' + esc(p.hand[k]) + '"'));
       }
       out.push("</g>");

@@ -184,6 +184,16 @@ class PortRoyal(Game):
         """
         return max(0, _COST[cid] - st.mademoiselles[seat])
 
+    @staticmethod
+    def _hire_limit(st: State, seat: int) -> int:
+        """The dearest printed cost ``seat`` can hire now: ``_hire_cost`` plus the fee within its coins.
+
+        ``max(0, cost - discount) + fee <= coins`` holds exactly when ``coins - fee >= 0`` and
+        ``cost <= coins - fee + discount``; -1 (below every cost) when the fee alone is unaffordable.
+        """
+        money = len(st.coins[seat]) - (seat != st.active)  # a non-active taker also pays the 1-coin fee
+        return money + st.mademoiselles[seat] if money >= 0 else -1
+
     def _take_actions(self, st: State, seat: int) -> list[Action]:
         harbour = st.harbour
         lowest: dict[int, int] = {}
@@ -192,12 +202,12 @@ class PortRoyal(Game):
             low = lowest.get(k)
             if low is None or cid < low:
                 lowest[k] = cid
-        money = len(st.coins[seat]) - (seat != st.active)  # a non-active taker also pays the 1-coin fee
+        limit = self._hire_limit(st, seat)
         acts = []
         for cid in harbour:
             if lowest[_KIND_NO[cid]] != cid:
                 continue
-            if _KIND[cid] == _SHIP or self._hire_cost(st, seat, cid) <= money:
+            if _KIND[cid] == _SHIP or _COST[cid] <= limit:
                 acts.append({"type": "take", "card": cid})
         return acts
 
@@ -258,9 +268,9 @@ class PortRoyal(Game):
         if st.harbour and st.takes_used < self._allowance(st, seat):
             if st.hmask:  # a ship can always be taken
                 return True
-            money = len(st.coins[seat]) - (seat != st.active)
+            limit = self._hire_limit(st, seat)
             for cid in st.harbour:
-                if self._hire_cost(st, seat, cid) <= money:
+                if _COST[cid] <= limit:
                     return True
         if seat == st.active and st.expedition_area and self._expedition_actions(st, seat):
             return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -17,6 +17,7 @@ from tournaments.models import Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
+from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
@@ -163,3 +164,21 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         if match.log is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
         return Response(public_log(match.log))
+
+    @action(detail=True, methods=["get"])
+    def frames(self, request, pk=None):
+        """The match viewer's data; ``?seat=K``: seat K's view (its bot's owner, staff, or any visitor
+        where the game's seat views are public)."""
+        match = get_object_or_404(visible_matches(request.user), pk=pk)
+        seat = request.query_params.get("seat")
+        if seat is not None and not seat.isdigit():
+            raise ParseError("seat must be a seat number")
+        try:
+            body = frames_gzip(match, None if seat is None else int(seat), request.user)
+        except SeatViewRefused as exc:
+            raise PermissionDenied(str(exc)) from None
+        except LookupError as exc:
+            raise NotFound(str(exc)) from None
+        except ValueError as exc:
+            raise ParseError(str(exc)) from None
+        return gzipped_json(request, body)
