@@ -187,3 +187,26 @@ def test_the_protocol_bench_measures_a_javascript_bot():
     result = bench_protocol(seconds=0.2, language="node")
     assert result["language"] == "node" and result["sandbox"] is True
     assert result["decisions"] > 0 and result["sandbox_us_per_decision"] > 0
+
+
+@needs_node
+@pytest.mark.sandbox
+def test_a_javascript_bot_sees_no_host_files_and_no_network(tmp_path, count_game):
+    path = write_bot(tmp_path / "probe", """
+        const fs = require("fs");
+        const net = require("net");
+        const arena = require("arena_bot");
+        for (const file of ["/etc/passwd", "/root", "/work", "/proc/1/environ"]) {
+          try { fs.readFileSync(file); console.log("LEAK read", file); } catch (e) { console.log("denied", file, e.code); }
+        }
+        try { fs.writeFileSync("/bot/x", "x"); console.log("LEAK wrote /bot"); } catch (e) { console.log("denied /bot", e.code); }
+        const socket = net.connect(5432, "127.0.0.1");
+        socket.on("connect", () => console.log("LEAK connected"));
+        socket.on("error", (e) => console.log("no network", e.code));
+        arena.run(() => new Promise((resolve) => setTimeout(() => resolve(0), 50)));
+        """, name="main.js")
+    bot = ProgramBot.from_path(path.parent, limits=LIMITS)
+    log = play_match("count", [bot, RandomBot(1)], seed=3, limits=MatchLimits(match_ms=30_000))
+    tail = bot.stderr_tail() + "".join(f["stderr_tail"] for f in log.faults)
+    assert log.faults == [], log.faults
+    assert "LEAK" not in tail and "denied /etc/passwd ENOENT" in tail and "no network" in tail, tail
