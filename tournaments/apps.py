@@ -6,4 +6,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and matches"
 
     def ready(self) -> None:
+        from bots.models import BotVersion
+        from bots.signals import version_uploaded
+        from tournaments.validation import on_version_uploaded
+
+        version_uploaded.connect(on_version_uploaded, sender=BotVersion, dispatch_uid="tournaments.validation")
         from tournaments import lifecycle  # noqa: F401  (connects the Celery signal receivers)

@@ -1,7 +1,7 @@
 """Celery tasks: small, idempotent, taking ids only."""
 from celery import shared_task
 
-from tournaments import leases, services
+from tournaments import leases, services, validation
 from tournaments.models import Match
 
 
@@ -15,9 +15,13 @@ def run_match_task(match_id: int) -> str:
     return services.run_match(match_id, worker=run_match_task.request.hostname or "")
 
 
+@shared_task(name="tournaments.tasks.validate_version", acks_late=True, reject_on_worker_lost=True)
+def validate_version_task(version_id: int) -> str:
+    """Play a new version's validation matches and record whether it may enter tournaments."""
+    return validation.validate_version(version_id)
+
+
 @shared_task(name="tournaments.tasks.reconcile_validations")
 def reconcile_validations_task() -> list[int]:
     """Periodic (beat): re-enqueue stalled bot validations. (Matches: the reconciler thread of beat.)"""
-    from bots.services import reconcile_validations
-
-    return reconcile_validations()
+    return validation.reconcile_validations()

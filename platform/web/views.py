@@ -6,18 +6,22 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
+from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
 from bots.selectors import versions_of_owner
-from bots.services import UploadError, read_upload, upload_version
+from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
-from ratings.selectors import leaderboard, rating_history
-from tournaments.models import Match, Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings
+from engines.view import shell_assets
+from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.models import Tournament
+from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
-from web.forms import RegisterForm, UploadForm
+from web.forms import BotSettingsForm, RegisterForm, UploadForm
+from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
 
 
 def _game_or_404(game_id: str):
@@ -35,13 +39,20 @@ def home(request):
 
 
 def game_leaderboard(request, game: str):
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
     engine = _game_or_404(game)
-    ratings = list(leaderboard(game))
+    ruleset = request.GET.get("ruleset") or STANDARD
+    if ruleset not in engine.rated_presets:
+        raise Http404(f"{game} has no rated ruleset {ruleset}")
+    ratings = list(leaderboard(game, ruleset))
     histories = {r.pk: rating_history(r) for r in ratings[:10]}
     chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
-    tournaments = Tournament.objects.filter(game=game)[:10]
-    return render(request, "web/leaderboard.html",
-                  {"engine": engine, "ratings": ratings, "chart": chart, "tournaments": tournaments})
+    tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
+    return render(request, "web/leaderboard.html", {
+        "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
+        "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
+        "ratings": ratings, "chart": chart,
+        "tournaments": tournaments})
 
 
 def tournament_list(request):
@@ -62,24 +73,42 @@ def tournament_detail(request, pk: int):
 
 
 def match_detail(request, pk: int):
-    match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
+    match = get_object_or_404(visible_matches(request.user).select_related("tournament"), pk=pk)
     engine = get_game(match.game)
     seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
-    labels = {s.seat: s.bot_version.label for s in seats}
-    moves = []
-    if match.log:
-        for i, (seat, action, ms) in enumerate(match.log["moves"]):
-            moves.append({"index": i + 1, "seat": seat, "bot": labels.get(seat, seat),
-                          "action": engine.describe_action(action), "ms": ms})
-    # A bot's faults are public; its stderr is shown to its owner only.
+    # A bot's faults are public (the viewer marks them); its stderr is shown to its owner only.
     own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
     ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
-    return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked, "moves": moves,
-                                              "own_seats": own_seats})
+    viewer = None
+    if match.log:
+        viewer = {"assets": shell_assets(match.game),
+                  "config": {"framesUrl": reverse("match-frames", args=[match.pk]),
+                             "allowedSeats": allowed_seat_views(match, request.user)}}
+    # An engine error's traceback names the server's files (and a bot's package): for staff only.
+    return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked,
+                                              "own_seats": own_seats, "viewer": viewer,
+                                              "show_error": request.user.is_staff})
+
+
+def match_frames(request, pk: int):
+    """The viewer's data of a finished match (``?seat=K``: that seat's view, if the requester may see it)."""
+    match = get_object_or_404(visible_matches(request.user), pk=pk)
+    seat = request.GET.get("seat")
+    if seat is not None and not seat.isdigit():
+        return JsonResponse({"error": "invalid", "detail": "seat must be a seat number"}, status=400)
+    try:
+        body = frames_gzip(match, None if seat is None else int(seat), request.user)
+    except SeatViewRefused as exc:
+        return JsonResponse({"error": "forbidden", "detail": str(exc)}, status=403)
+    except LookupError as exc:
+        return JsonResponse({"error": "not_found", "detail": str(exc)}, status=404)
+    except ValueError as exc:
+        return JsonResponse({"error": "invalid", "detail": str(exc)}, status=400)
+    return gzipped_json(request, body)
 
 
 def match_log(request, pk: int):
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(visible_matches(request.user), pk=pk)
     if match.log is None:
         raise Http404(f"match {pk} has no log yet")
     response = JsonResponse(public_log(match.log))
@@ -89,12 +118,26 @@ def match_log(request, pk: int):
 
 def bot_detail(request, pk: int):
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
-    versions = list(bot.versions.order_by("-number"))
+    versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (Match.objects.filter(seats__bot_version__bot=bot).distinct()
+    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
               .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent})
+                                            "recent": recent, "settings_form": settings_form})
+
+
+@login_required
+@require_POST
+def bot_settings(request, pk: int):
+    """The owner changes the bot's settings (whether it accepts challenges)."""
+    bot = get_object_or_404(Bot, pk=pk, owner=request.user)
+    form = BotSettingsForm(request.POST)
+    if form.is_valid():
+        update_bot(bot, accepts_challenges=form.cleaned_data["accepts_challenges"])
+        messages.success(request, f"{bot.name} {'accepts' if bot.accepts_challenges else 'does not accept'} "
+                                  "challenges now.")
+    return redirect("bot", pk=bot.pk)
 
 
 def register(request):
@@ -120,7 +163,8 @@ def upload(request):
         d = form.cleaned_data
         try:
             version = upload_version(owner=request.user, game=d["game"], name=d["name"], filename=d["file"].name,
-                                     data=read_upload(d["file"]), description=d["description"])
+                                     data=read_upload(d["file"]), description=d["description"],
+                                     accepts_challenges=d["accepts_challenges"] or None)
         except UploadError as exc:
             form.add_error("file", str(exc))
         else:

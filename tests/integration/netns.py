@@ -87,11 +87,11 @@ class Network:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def celery(ns: str, env: dict, log: Path, *args: str) -> subprocess.Popen:
-    """A Celery process (worker or beat) inside namespace ``ns`` with its own environment."""
+def in_namespace(ns: str, command: list[str], env: dict, log: Path) -> subprocess.Popen:
+    """A process (a Celery worker or beat) inside namespace ``ns`` with its own environment."""
     with open(log, "ab") as out:
-        return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "celery", "-A", "arena", *args],
-                                cwd=ROOT, env=env, start_new_session=True, stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(["ip", "netns", "exec", ns, *command], cwd=ROOT, env=env, start_new_session=True,
+                                stdout=out, stderr=subprocess.STDOUT)
 
 
 def main() -> None:
@@ -133,17 +133,16 @@ def main() -> None:
         from players.models import Player
         from tournaments import services
         from tournaments.models import Match
+        from tournaments.workers import beat_command, worker_command
 
         call_command("migrate", verbosity=0, interactive=False)
         logs = Path(settings.DATA_DIR) / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        procs.append(celery(net.db, env_via(DB_ROOT), logs / "beat.log", "beat", "--loglevel=WARNING",
-                            "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")))
+        procs.append(in_namespace(net.db, beat_command(), env_via(DB_ROOT), logs / "beat.log"))
         # One worker on host 1, two on host 2 (one of them is free to take over host 1's match).
         for i, n in ((1, 1), (2, 1), (2, 2)):
-            procs.append(celery(net.w[i], env_via(DB_W[i]), logs / f"host{i}-{n}.log", "worker", "--pool=solo",
-                                "--loglevel=WARNING", "-n", f"host{i}-{n}@%h", "--without-gossip",
-                                "--without-mingle", "--without-heartbeat"))
+            procs.append(in_namespace(net.w[i], worker_command(f"host{i}-{n}"), env_via(DB_W[i]),
+                                      logs / f"host{i}-{n}.log"))
         owner, _ = Player.objects.get_or_create(username="netns")
         bot = Bot.objects.create(owner=owner, game="port_royal", name="slow")
         slow = BotVersion(bot=bot, number=1, kind=BotVersion.Kind.UPLOAD, original_name="slow.py",

@@ -5,12 +5,13 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from bots.services import register_builtin_bots, upload_version, validate_version
+from bots.services import register_builtin_bots, upload_version
 from engines.games import GAME_IDS
 from players.models import Player
 from ratings.selectors import leaderboard
 from tournaments import services
 from tournaments.models import Match
+from tournaments.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters"
 
@@ -25,6 +26,7 @@ def test_a_tournament_of_every_game_reaches_its_leaderboard(game, db):
     assert validate_version(starter.pk) == "valid", starter.status_detail
     starter.refresh_from_db()
     tournament = services.create_tournament(name=f"{game} cup", game=game, seats=3, games_per_pairing=1, seed=2,
+                                            rated=True,
                                             bot_versions=[builtins["random"], builtins["heuristic"], starter])
     for match in tournament.matches.all():
         assert services.run_match(match.pk) == "finished"

@@ -31,6 +31,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
         parser.add_argument("--name", default="")
+        parser.add_argument("--rated", action="store_true",
+                            help="a rated tournament (the game's standard or a rated preset's options): its "
+                                 "matches move the public leaderboard; without it the tournament is friendly")
         parser.add_argument("--workers", type=int, default=None,
                             help="local worker processes to start (default: one per core with the embedded "
                                  "broker, none with an external broker whose workers already run)")
@@ -49,13 +52,14 @@ class Command(BaseCommand):
             tournament = create_tournament(
                 name=o["name"] or f"{o['game']} round robin", game=o["game"], bot_versions=versions,
                 seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"],
-                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"])
+                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"], rated=o["rated"])
         except (BotNotFound, TournamentError) as exc:
             raise CommandError(str(exc)) from None
         embedded = settings.CELERY_BROKER_URL.startswith("filesystem")
         count = o["workers"] if o["workers"] is not None else ((os.cpu_count() or 1) if embedded else 0)
         procs = start_workers(count) if count else []
-        self.stdout.write(f"tournament {tournament.pk} ({tournament.get_format_display()}) on "
+        self.stdout.write(f"tournament {tournament.pk} ({tournament.get_format_display()}, "
+                          f"{tournament.rated_display}) on "
                           f"{count or 'the running'} worker(s)")
         try:
             self.wait(tournament, o["timeout"])
@@ -94,12 +98,16 @@ class Command(BaseCommand):
 
     def print_leaderboard(self, tournament: Tournament) -> None:
         rows = tournament_standings(tournament)
-        self.stdout.write(f"\nLeaderboard, {tournament.game} (TrueSkill; sorted by mu - 3*sigma)")
-        self.stdout.write(f"{'rank':>4}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'avg rank':>9}")
+        ruleset = tournament.ruleset or "standard"
+        self.stdout.write(f"\nLeaderboard, {tournament.game}, {ruleset} ruleset (TrueSkill; sorted by mu - 3*sigma)"
+                          + ("" if tournament.rated else "; this friendly tournament did not change it"))
+        self.stdout.write(f"{'place':>5}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'matches':>7} "
+                          f"{'avg place':>9}")
         for i, r in enumerate(rows, 1):
             if r["mu"] is None:
-                self.stdout.write(f"{i:>4}  {r['label']:<28} {'-':>7} {'-':>6} {'-':>7} {0:>6}")
+                self.stdout.write(f"{i:>5}  {r['label']:<28} {'-':>7} {'-':>6} {'-':>7} {0:>6} {r['matches']:>7}")
                 continue
-            avg = f"{r['average_rank']:.2f}" if r["average_rank"] else "-"
-            self.stdout.write(f"{i:>4}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
-                              f"{r['games']:>6} {avg:>9}")
+            avg = f"{r['average_place']:.2f}" if r["average_place"] else "-"
+            self.stdout.write(f"{i:>5}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
+                              f"{r['games']:>6} {r['matches']:>7} {avg:>9}")
+        self.stdout.write("games: rated games of the version in all; matches, avg place: this tournament (1 = first)")
