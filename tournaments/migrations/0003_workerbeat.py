@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ('tournaments', '0002_rated_tournaments'),
     ]
 
     operations = [
