@@ -99,7 +99,7 @@ class Drill:
 
         with transaction.atomic():  # enqueued when this commits
             return services.create_tournament(name=name, game="port_royal", seats=2, games_per_pairing=games,
-                                              seed=len(name), bot_versions=versions)
+                                              seed=len(name), bot_versions=versions, rated=True)
 
     def start_workers(self, count: int) -> None:
         from tournaments.workers import start_workers

@@ -153,7 +153,7 @@ def main() -> None:
         with transaction.atomic():
             tournament = services.create_tournament(
                 name="netns", game="port_royal", seats=2, games_per_pairing=args.matches, seed=9,
-                bot_versions=[slow, builtin["heuristic"]])
+                bot_versions=[slow, builtin["heuristic"]], rated=True)
 
         def wait(what, condition, timeout=240.0):
             deadline = time.monotonic() + timeout
