@@ -7,12 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
 from bots.selectors import versions_of_owner
 from bots.services import UploadError, read_upload, upload_version
 from engines.games import available_games, get_game
+from players.services import revoke_token, rotate_token
 from ratings.selectors import leaderboard, rating_history
 from tournaments.models import Match, Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings
@@ -101,7 +103,7 @@ def register(request):
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}. Upload your first bot below.")
         return redirect("me")
     return render(request, "registration/register.html", {"form": form})
@@ -109,8 +111,26 @@ def register(request):
 
 @login_required
 def me(request):
-    token, _ = Token.objects.get_or_create(user=request.user)
-    return render(request, "web/me.html", {"versions": versions_of_owner(request.user), "token": token.key})
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "web/me.html", {"versions": versions_of_owner(request.user),
+                                           "token": token.key if token else None})
+
+
+@login_required
+@require_POST
+def token_rotate(request):
+    """A new API token (the old one stops working); CSRF-protected like every POST form."""
+    rotate_token(request.user)
+    messages.success(request, "Your API token is new; the old one no longer works.")
+    return redirect("me")
+
+
+@login_required
+@require_POST
+def token_revoke(request):
+    revoke_token(request.user)
+    messages.success(request, "Your API token is revoked; create a new one when you need it.")
+    return redirect("me")
 
 
 @login_required

@@ -1,11 +1,14 @@
 """The REST API: read everything; create tournaments (and upload bots) with a token."""
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
-from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.decorators import action, api_view, permission_classes
-from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+import re
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from bots.models import Bot, BotVersion
@@ -17,6 +20,14 @@ from tournaments.models import Match, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
+from web.api.pagination import query_int
+
+#: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
+ID_RE = re.compile(r"[0-9]{1,18}")
+ID_PATTERN = ID_RE.pattern
+
+GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), description="only this game")
+
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
@@ -28,30 +39,59 @@ def check_game(game_id: str) -> str:
         raise NotFound(f"unknown game {game_id!r}; games: {', '.join(available_games())}")
     return game_id
 
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def games(request):
-    return Response([game_info(g) for g in available_games()])
+def game_filter(request) -> str | None:
+    """The ``?game=`` filter: a known game id, or a 400 naming the games."""
+    game = request.query_params.get("game")
+    if game and game not in available_games():
+        raise ValidationError({"game": [f"unknown game {game[:40]!r}; games: {', '.join(available_games())}"]})
+    return game or None
 
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def game_leaderboard(request, game: str):
-    check_game(game)
-    rows = []
-    for position, rating in enumerate(leaderboard(game), 1):
-        row = s.RatingSerializer(rating).data
-        row["rank"] = position
-        if request.query_params.get("history"):
-            row["history"] = rating_history(rating)
-        rows.append(row)
-    return Response({"game": game, "ratings": rows})
+def choice_filter(request, name: str, choices) -> str | None:
+    value = request.query_params.get(name)
+    if value and value not in choices.values:
+        raise ValidationError({name: [f"unknown {name} {value[:40]!r}; one of: {', '.join(choices.values)}"]})
+    return value or None
 
+
+class GameList(generics.ListAPIView):
+    """The games, their player counts and their options with defaults."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = s.GameSerializer
+
+    def get_queryset(self):
+        return [game_info(g) for g in available_games()]
+
+
+@extend_schema_view(get=extend_schema(parameters=[
+    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
+class Leaderboard(generics.ListAPIView):
+    """A game's TrueSkill leaderboard, best conservative estimate (mu - 3 sigma) first."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = s.LeaderboardRowSerializer
+
+    def get_queryset(self):
+        return leaderboard(check_game(self.kwargs["game"]))
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        with_history = request.query_params.get("history", "").lower() in {"1", "true", "yes"}
+        for position, rating in enumerate(page, self.paginator.offset + 1):
+            rating.rank = position
+            rating.history = rating_history(rating) if with_history else None
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+@extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Bots and versions. POST (multipart: game, name, file, description) uploads a new version."""
 
     serializer_class = s.BotSerializer
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser]
+    lookup_value_regex = ID_PATTERN
 
+    @extend_schema(request={"multipart/form-data": s.BotUploadSerializer},
+                   responses={201: s.UploadedVersionSerializer})
     def create(self, request, *args, **kwargs):
         form = s.BotUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -64,22 +104,23 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
-        game = self.request.query_params.get("game")
-        if game:
-            qs = qs.filter(game=check_game(game))
-        return qs
+        game = game_filter(self.request)
+        return qs.filter(game=game) if game else qs
 
+@extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.select_related("created_by").order_by("-id")
+    lookup_value_regex = ID_PATTERN
 
     def get_serializer_class(self):
         return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
 
     def get_queryset(self):
         qs = super().get_queryset()
-        game = self.request.query_params.get("game")
-        return qs.filter(game=check_game(game)) if game else qs
+        game = game_filter(self.request)
+        return qs.filter(game=game) if game else qs
 
+    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
     def create(self, request, *args, **kwargs):
         data = s.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -91,6 +132,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                                        max_matches=v["max_matches"], created_by=request.user)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
     def stop(self, request, pk=None):
         """Stop a running tournament (its creator or staff): queued matches are dropped."""
@@ -103,13 +145,14 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @staticmethod
     def _version(game: str, spec: str) -> BotVersion:
-        if spec.isdigit():
+        if ID_RE.fullmatch(spec):
             version = BotVersion.objects.select_related("bot__owner").filter(pk=int(spec)).first()
             if version is None:
                 raise BotNotFound(f"no bot version {spec}")
             return version
         return resolve_version(game, spec)
 
+    @extend_schema(responses=s.TournamentDetailSerializer)
     def retrieve(self, request, *args, **kwargs):
         tournament = self.get_object()
         data = s.TournamentSerializer(tournament).data
@@ -121,25 +164,34 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         ]
         return Response(data)
 
+@extend_schema_view(list=extend_schema(parameters=[
+    GAME_PARAM,
+    OpenApiParameter("tournament", int, description="only this tournament's matches"),
+    OpenApiParameter("status", str, enum=Match.Status.values, description="only matches in this state"),
+]))
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self):
         qs = Match.objects.prefetch_related("seats__bot_version__bot__owner").order_by("-id")
-        params = self.request.query_params
-        if params.get("tournament"):
-            if not params["tournament"].isdigit():
-                raise NotFound("tournament must be an id")
-            qs = qs.filter(tournament_id=int(params["tournament"]))
-        if params.get("game"):
-            qs = qs.filter(game=check_game(params["game"]))
-        if params.get("status"):
-            qs = qs.filter(status=params["status"])
+        if self.action != "list":
+            return qs
+        tournament = query_int(self.request, "tournament", None, 0)
+        if tournament is not None:
+            qs = qs.filter(tournament_id=tournament)
+        game = game_filter(self.request)
+        if game:
+            qs = qs.filter(game=game)
+        match_status = choice_filter(self.request, "status", Match.Status)
+        if match_status:
+            qs = qs.filter(status=match_status)
         return qs
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
-        match = get_object_or_404(Match, pk=pk)
+        match = self.get_object()
         if match.log is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
         return Response(public_log(match.log))
