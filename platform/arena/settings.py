@@ -168,7 +168,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "web.api.errors.exception_handler",
     # JSON only (the docs are at /api/docs/); bodies are bounded in size and nesting.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser", "web.api.parsers.FormBodyParser",
+    "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "web.api.schema.ArenaAutoSchema",
 }

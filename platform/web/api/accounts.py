@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from axes.helpers import get_cool_off
 from django.contrib import messages
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, user_logged_in
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -98,6 +98,8 @@ class TokenView(APIView):
                 seconds = cool_off_seconds(request._request)
                 raise Throttled(wait=seconds, detail=lockout_message(seconds))
             raise ValidationError({"non_field_errors": ["unable to log in with these credentials"]})
+        # A password exchanged for a token is a login: axes resets the failure count, last_login is set.
+        user_logged_in.send(sender=user.__class__, request=request._request, user=user)
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

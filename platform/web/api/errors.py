@@ -10,6 +10,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -70,6 +72,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, answering in the API's shape; ``None`` (a 500) for what is not an API error."""
     if isinstance(exc, (TournamentError, BadOptions, BotNotFound, UploadError)):
         return Response(error_body("invalid", str(exc)), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("too_large", f"the request body (files aside) is larger than {limit:,} bytes"),
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
