@@ -166,10 +166,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "web.api.pagination.Page",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "web.api.errors.exception_handler",
-    # JSON only (the docs are at /api/docs/); bodies are bounded in size and nesting.
+    # JSON in and out (the docs are at /api/docs/), bounded in size and nesting. The upload is multipart; the
+    # account endpoints also take forms.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "web.api.schema.ArenaAutoSchema",
 }
 # A request body other than uploaded files (JSON, form fields) is refused past this size.

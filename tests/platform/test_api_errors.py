@@ -66,7 +66,7 @@ def test_bad_page_parameters_are_400(api, url):
     assert set(body["fields"]) <= {"limit", "offset"}
 
 
-@pytest.mark.parametrize("value", [NINES, "²", "abc", "-1", "1.5", "١"])
+@pytest.mark.parametrize("value", [NINES, "²", "abc", "-1", "1.5", "١", ""])
 def test_a_bad_tournament_filter_is_400(api, value):
     body = assert_error_shape(api.get("/api/matches/", {"tournament": value}), 400, "invalid")
     assert "tournament" in body["fields"]
@@ -75,6 +75,7 @@ def test_a_bad_tournament_filter_is_400(api, value):
 @pytest.mark.parametrize("url,field", [
     ("/api/matches/?game=chess", "game"), ("/api/bots/?game=chess", "game"),
     ("/api/tournaments/?game=chess", "game"), ("/api/matches/?status=sleeping", "status"),
+    ("/api/matches/?game=", "game"), ("/api/matches/?status=", "status"), ("/api/bots/?limit=", "limit"),
 ])
 def test_unknown_filter_values_are_400(api, url, field):
     assert field in assert_error_shape(api.get(url), 400, "invalid")["fields"]

@@ -17,12 +17,17 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from players.models import Player
 from players.services import revoke_token, rotate_token
-from web.api.errors import API_PREFIX, error_body
+from web.api.errors import API_PREFIX, MethodCheckedFirst, error_body
+from web.api.parsers import JSONBodyParser
+
+# Logins and registrations come as JSON or as a plain form (curl -d username=...&password=...).
+ACCOUNT_PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
 
 
 def cool_off_seconds(request: HttpRequest) -> int:
@@ -77,8 +82,10 @@ class RegisterSerializer(serializers.ModelSerializer):
         return Player.objects.create_user(**validated_data)
 
 
-class TokenView(APIView):
+class TokenView(MethodCheckedFirst, APIView):
     """POST: a token for a username and password. DELETE: revoke your token."""
+
+    parser_classes = ACCOUNT_PARSERS
 
     def get_permissions(self):
         if self.request.method == "POST":
@@ -109,7 +116,7 @@ class TokenView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class RotateTokenView(APIView):
+class RotateTokenView(MethodCheckedFirst, APIView):
     """A new token for you; the old one stops working at once."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -119,8 +126,10 @@ class RotateTokenView(APIView):
         return Response({"token": rotate_token(request.user).key})
 
 
-class RegisterView(APIView):
+class RegisterView(MethodCheckedFirst, APIView):
     """Register a player: the answer carries its API token."""
+
+    parser_classes = ACCOUNT_PARSERS
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import MethodNotAllowed, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -90,6 +90,17 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     detail = str(drf_detail) if drf_detail else HTTPStatus(response.status_code).phrase
     response.data = error_body(code, detail)
     return response
+
+
+class MethodCheckedFirst:
+    """A view mixin: an unsupported method is 405 before authentication and permissions are looked at (DRF
+    checks them first, so TRACE without a token would be a 401)."""
+
+    def initial(self, request, *args, **kwargs):
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            raise MethodNotAllowed(request.method)
+        super().initial(request, *args, **kwargs)
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -12,7 +12,7 @@ _NUMBER = re.compile(r"[0-9]{1,18}")
 def query_int(request, name: str, default: int | None, low: int, high: int | None = None) -> int | None:
     """The query parameter ``name`` as an int in [low, high]; a clear 400 for anything else (``²``, 30 nines)."""
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     if not _NUMBER.fullmatch(raw) or int(raw) < low or (high is not None and int(raw) > high):
         bound = f"{low} to {high}" if high is not None else f"at least {low}"
@@ -32,3 +32,11 @@ class Page(LimitOffsetPagination):
 
     def get_offset(self, request):
         return query_int(request, self.offset_query_param, 0, 0, self.max_offset)
+
+    def get_schema_operation_parameters(self, view):
+        bounds = {self.limit_query_param: (1, self.max_limit), self.offset_query_param: (0, self.max_offset)}
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            low, high = bounds[parameter["name"]]
+            parameter["schema"].update({"minimum": low, "maximum": high})
+        return parameters

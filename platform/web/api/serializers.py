@@ -48,7 +48,7 @@ class EntrySerializer(serializers.Serializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True)
+    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True, allow_null=True)
     entries = serializers.SerializerMethodField()
 
     class Meta:

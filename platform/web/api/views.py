@@ -20,6 +20,7 @@ from tournaments.models import Match, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
+from web.api.errors import MethodCheckedFirst
 from web.api.pagination import query_int
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
@@ -42,18 +43,18 @@ def check_game(game_id: str) -> str:
 def game_filter(request) -> str | None:
     """The ``?game=`` filter: a known game id, or a 400 naming the games."""
     game = request.query_params.get("game")
-    if game and game not in available_games():
+    if game is not None and game not in available_games():
         raise ValidationError({"game": [f"unknown game {game[:40]!r}; games: {', '.join(available_games())}"]})
-    return game or None
+    return game
 
 def choice_filter(request, name: str, choices) -> str | None:
     value = request.query_params.get(name)
-    if value and value not in choices.values:
+    if value is not None and value not in choices.values:
         raise ValidationError({name: [f"unknown {name} {value[:40]!r}; one of: {', '.join(choices.values)}"]})
-    return value or None
+    return value
 
 
-class GameList(generics.ListAPIView):
+class GameList(MethodCheckedFirst, generics.ListAPIView):
     """The games, their player counts and their options with defaults."""
 
     permission_classes = [permissions.AllowAny]
@@ -65,7 +66,7 @@ class GameList(generics.ListAPIView):
 
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
-class Leaderboard(generics.ListAPIView):
+class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """A game's TrueSkill leaderboard, best conservative estimate (mu - 3 sigma) first."""
 
     permission_classes = [permissions.AllowAny]
@@ -83,7 +84,7 @@ class Leaderboard(generics.ListAPIView):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
-class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Bots and versions. POST (multipart: game, name, file, description) uploads a new version."""
 
     serializer_class = s.BotSerializer
@@ -108,7 +109,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return qs.filter(game=game) if game else qs
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
-class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.select_related("created_by").order_by("-id")
     lookup_value_regex = ID_PATTERN
 
@@ -166,10 +167,11 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 @extend_schema_view(list=extend_schema(parameters=[
     GAME_PARAM,
-    OpenApiParameter("tournament", int, description="only this tournament's matches"),
+    OpenApiParameter("tournament", {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+                     description="only this tournament's matches"),
     OpenApiParameter("status", str, enum=Match.Status.values, description="only matches in this state"),
 ]))
-class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
     lookup_value_regex = ID_PATTERN
 
