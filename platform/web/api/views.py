@@ -65,6 +65,7 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 
 
 @extend_schema_view(get=extend_schema(parameters=[
+    OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
     OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """A game's TrueSkill leaderboard, best conservative estimate (mu - 3 sigma) first."""
