@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -26,7 +26,119 @@ class IllegalAction(ValueError):
 
 
 class BadOptions(ValueError):
-    """Options or player count a game cannot be set up with."""
+    """Options or player count a game cannot be set up with; ``option`` names the option at fault."""
+
+    def __init__(self, message: str, option: str | None = None):
+        super().__init__(message)
+        self.option = option
+
+
+OptionKind = Literal["bool", "int", "choice", "list"]
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error messages echo what was sent, not all of it)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int of more than 4,300 digits, a list nested too deep
+        text = f"<a {type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type: ``True == 1`` and ``1 == 1.0`` in Python, never in an option."""
+    return type(a) is type(b) and a == b
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game, declared once: setup checks it, and the API, the web form and the
+    generated docs read it.
+
+    ``kind`` is ``"bool"`` (a real ``bool``), ``"int"`` (a real ``int`` in ``minimum..maximum``),
+    ``"choice"`` (one of ``choices``, type and value) or ``"list"`` (a list of ``minimum..maximum``
+    items, each one of ``choices``). ``nullable`` also allows ``None``; ``doc`` then says what it means.
+    """
+
+    name: str
+    default: Any
+    kind: OptionKind
+    doc: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+    nullable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("bool", "int", "choice", "list"):
+            raise TypeError(f"option {self.name!r}: unknown kind {self.kind!r}")
+        if self.kind in ("int", "list") and (self.minimum is None or self.maximum is None):
+            raise TypeError(f"option {self.name!r}: an {self.kind} option needs minimum and maximum")
+        if self.kind in ("choice", "list") and not self.choices:
+            raise TypeError(f"option {self.name!r}: a {self.kind} option needs choices")
+        if not self.accepts(self.default):
+            raise TypeError(f"option {self.name!r}: the default {self.default!r} is not allowed")
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is allowed (exact types: 1 is no bool, True no int, 2.0 no int)."""
+        if value is None:
+            return self.nullable
+        if self.kind == "bool":
+            return type(value) is bool
+        if self.kind == "int":
+            return type(value) is int and self.minimum <= value <= self.maximum
+        if self.kind == "choice":
+            return any(_same(value, c) for c in self.choices)
+        return (type(value) is list and self.minimum <= len(value) <= self.maximum
+                and all(any(_same(item, c) for c in self.choices) for item in value))
+
+    def allowed(self) -> str:
+        """What is allowed, in words (error messages and docs)."""
+        if self.kind == "bool":
+            text = "true or false"
+        elif self.kind == "int":
+            text = f"an integer from {self.minimum} to {self.maximum}"
+        elif self.kind == "choice":
+            text = "one of " + ", ".join(_json_text(c) for c in self.choices)
+        else:
+            text = (f"a list of {self.minimum} to {self.maximum} items, each one of "
+                    + ", ".join(_json_text(c) for c in self.choices))
+        return text + (" or null" if self.nullable else "")
+
+    def check(self, game_id: str, value: Any) -> Any:
+        """``value`` if allowed (a list is copied), else ``BadOptions`` naming the game and the option."""
+        if not self.accepts(value):
+            raise BadOptions(f"{game_id}: option {self.name!r} must be {self.allowed()}, not {_short(value)}",
+                             option=self.name)
+        return list(value) if type(value) is list else value
+
+    def schema(self) -> dict[str, Any]:
+        """This option as a JSON Schema property."""
+        if self.kind == "bool":
+            prop: dict[str, Any] = {"type": "boolean"}
+        elif self.kind == "int":
+            prop = {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
+        elif self.kind == "choice":
+            prop = {"enum": list(self.choices)}
+        else:
+            prop = {"type": "array", "minItems": self.minimum, "maxItems": self.maximum,
+                    "items": {"enum": list(self.choices)}}
+        if self.nullable:
+            if "type" in prop:
+                prop["type"] = [prop["type"], "null"]
+            else:
+                prop["enum"] = prop["enum"] + [None]
+        prop["default"] = list(self.default) if type(self.default) is list else self.default
+        prop["description"] = self.doc
+        return prop
+
+
+def _json_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True)
@@ -70,8 +182,30 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    #: every option the game accepts, with its default; unknown options are refused.
+    #: every option the game accepts, declared once; anything else is refused (``options``).
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: name -> default of every option; derived from ``option_specs`` (read-only by convention).
     default_options: ClassVar[dict[str, Any]] = {}
+    #: rated presets: name -> overrides of the defaults (``{}``: the game's defaults). A match is rated
+    #: under a preset when its checked options equal the defaults overlaid by the overrides and its
+    #: player count is in ``rated_preset_players`` of that name.
+    rated_presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
+    #: name -> the player counts a preset allows; a preset missing here allows every count the game has.
+    rated_preset_players: ClassVar[dict[str, tuple[int, ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "default_options" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: declare option_specs; default_options is derived from them")
+        names = [spec.name for spec in cls.option_specs]
+        if len(set(names)) != len(names):
+            raise TypeError(f"{cls.__name__}: an option is declared twice")
+        cls.default_options = {spec.name: spec.default for spec in cls.option_specs}
+        for preset, overrides in cls.rated_presets.items():
+            for key, value in overrides.items():
+                spec = next((o for o in cls.option_specs if o.name == key), None)
+                if spec is None or not spec.accepts(value):
+                    raise TypeError(f"{cls.__name__}: preset {preset!r} sets {key!r} to {value!r}")
 
     # --- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -100,14 +234,56 @@ class Game(ABC):
 
     # --- shared helpers -----------------------------------------------------------------------
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The game's defaults overlaid with ``options``; unknown keys raise ``BadOptions``."""
+        """The game's defaults overlaid with ``options``, every value checked against its ``Option``.
+
+        Raises ``BadOptions`` naming the option for an unknown key or a value of the wrong type or out
+        of range, and for ``options`` that are not a mapping. Checks that involve several options or
+        the player count stay in ``setup``.
+        """
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise BadOptions(f"{self.id}: options must be an object of option names to values, "
+                             f"not {_short(options)}")
+        specs = {spec.name: spec for spec in self.option_specs}
         merged = dict(self.default_options)
-        for key, value in (options or {}).items():
-            if key not in merged:
-                known = ", ".join(sorted(merged)) or "none"
-                raise BadOptions(f"{self.id}: unknown option {key!r} (known options: {known})")
-            merged[key] = value
+        for key, value in options.items():
+            spec = specs.get(key) if isinstance(key, str) else None
+            if spec is None:
+                known = ", ".join(sorted(specs)) or "none"
+                raise BadOptions(f"{self.id}: unknown option {_short(key)} (known options: {known})",
+                                 option=str(key))
+            merged[key] = spec.check(self.id, value)
         return merged
+
+    @classmethod
+    def options_schema(cls) -> dict[str, Any]:
+        """The options as a JSON Schema object (for the API and the docs); nothing else is accepted."""
+        return {
+            "type": "object",
+            "title": f"{cls.name} options",
+            "additionalProperties": False,
+            "properties": {spec.name: spec.schema() for spec in cls.option_specs},
+        }
+
+    def preset_players(self, preset: str) -> tuple[int, ...]:
+        """The player counts ``preset`` is rated for."""
+        return self.rated_preset_players.get(preset, tuple(range(self.min_players, self.max_players + 1)))
+
+    def rated_preset(self, num_players: int, options: Mapping[str, Any] | None) -> str | None:
+        """The name of the rated preset this set-up is, or None (options the game refuses: None too).
+
+        The FULL checked options must equal the defaults overlaid by the preset's overrides, and the
+        player count must be one the preset allows.
+        """
+        try:
+            checked = self.options(options)
+        except BadOptions:
+            return None
+        for name, overrides in self.rated_presets.items():
+            if num_players in self.preset_players(name) and checked == {**self.default_options, **overrides}:
+                return name
+        return None
 
     def check_players(self, num_players: int) -> None:
         """Raise ``BadOptions`` unless the game supports ``num_players``."""

@@ -5,8 +5,8 @@ from ratings.models import Rating, RatingChange
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("bot_version", "game", "mu", "sigma", "games", "updated_at")
-    list_filter = ("game",)
+    list_display = ("bot_version", "game", "ruleset", "mu", "sigma", "games", "updated_at")
+    list_filter = ("game", "ruleset")
 
 
 @admin.register(RatingChange)

@@ -1,24 +1,30 @@
-"""TrueSkill ratings per bot version (each version belongs to one game), and their history."""
+"""TrueSkill ratings per bot version and rated ruleset (each version belongs to one game), and their history."""
 from __future__ import annotations
 
 from django.db import models
 
-from bots.models import GAME_CHOICES, BotVersion
+from bots.models import BotVersion
 
 
 class Rating(models.Model):
-    bot_version = models.OneToOneField(BotVersion, on_delete=models.CASCADE, related_name="rating")
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    """A bot version's skill under one rated ruleset of its game (Catan's standard board and its 5-6
+    player board are separate leaderboards)."""
+
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=32, db_index=True)
+    ruleset = models.CharField(max_length=64, default="standard")
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["game", "-mu"]
+        ordering = ["game", "ruleset", "-mu"]
+        constraints = [models.UniqueConstraint(fields=["bot_version", "ruleset"], name="one_rating_per_ruleset")]
+        indexes = [models.Index(fields=["game", "ruleset"])]
 
     def __str__(self) -> str:
-        return f"{self.bot_version}: {self.mu:.2f} ± {self.sigma:.2f}"
+        return f"{self.bot_version} ({self.ruleset}): {self.mu:.2f} ± {self.sigma:.2f}"
 
     @property
     def conservative(self) -> float:
@@ -47,5 +53,5 @@ class RatingChange(models.Model):
 class GameLock(models.Model):
     """One row per game, locked FOR UPDATE while a match of that game is rated (serializes updates)."""
 
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, primary_key=True)
+    game = models.CharField(max_length=32, primary_key=True)
     sequence = models.PositiveIntegerField(default=0)  # matches rated so far in this game

@@ -5,11 +5,13 @@ from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
 
 from ratings.models import Rating, RatingChange
 
+STANDARD = "standard"
 
-def leaderboard(game: str) -> QuerySet[Rating]:
-    """Ratings of a game, best conservative estimate (mu - 3 sigma) first."""
+
+def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
+    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first."""
     return (
-        Rating.objects.filter(game=game, games__gt=0)
+        Rating.objects.filter(game=game, ruleset=ruleset, games__gt=0)
         .select_related("bot_version__bot__owner")
         .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
         .order_by("-conservative_score", "-mu", "bot_version_id")
@@ -23,3 +25,8 @@ def rating_history(rating: Rating) -> list[dict]:
          "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
         for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
     ]
+
+
+def ratings_of(version_ids, ruleset: str) -> dict[int, Rating]:
+    """The ratings of these bot versions under ``ruleset``, by version id (unrated versions are absent)."""
+    return {r.bot_version_id: r for r in Rating.objects.filter(bot_version_id__in=list(version_ids), ruleset=ruleset)}

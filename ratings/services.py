@@ -28,18 +28,22 @@ def lock_game(game: str) -> GameLock:
     return GameLock.objects.select_for_update().get(game=game)
 
 
-def rating_for(bot_version) -> Rating:
+def rating_for(bot_version, ruleset: str) -> Rating:
+    """The version's rating under ``ruleset`` (a fresh one on its first rated match)."""
     env = environment()
     rating, _ = Rating.objects.get_or_create(
-        bot_version=bot_version, defaults={"game": bot_version.bot.game, "mu": env.mu, "sigma": env.sigma}
+        bot_version=bot_version, ruleset=ruleset,
+        defaults={"game": bot_version.bot.game, "mu": env.mu, "sigma": env.sigma},
     )
     return rating
 
 
-def rate_match(match) -> bool:
-    """Apply the TrueSkill update of a finished match; a no-op (False) if it is already rated.
+def rate_match(match, ruleset: str) -> bool:
+    """Apply the TrueSkill update of a finished match to the ratings of ``ruleset``; a no-op (False) if
+    the match is already rated.
 
-    Must run inside the transaction that marks the match finished, after ``lock_game``.
+    Must run inside the transaction that marks the match finished, after ``lock_game``. Whether a match
+    may be rated at all (a rated tournament, a rated ruleset) is the caller's decision.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
@@ -47,7 +51,7 @@ def rate_match(match) -> bool:
     if type(match).objects.filter(pk=match.pk, rated=True).exists():
         return False
     seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
-    ratings = [rating_for(s.bot_version) for s in seats]
+    ratings = [rating_for(s.bot_version, ruleset) for s in seats]
     # Fresh values under the lock (another transaction may have changed them since they were read).
     ratings = [Rating.objects.get(pk=r.pk) for r in ratings]
     env = environment()
@@ -63,5 +67,5 @@ def rate_match(match) -> bool:
         )
         rating.mu, rating.sigma, rating.games = after.mu, after.sigma, rating.games + 1
         rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
-    type(match).objects.filter(pk=match.pk).update(rated=True)
+    type(match).objects.filter(pk=match.pk).update(rated=True, ruleset=ruleset)
     return True

@@ -11,8 +11,10 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "format", "seats_per_match", "status", "created_at")
-    list_filter = ("game", "format", "status")
+    list_display = ("name", "game", "format", "rated", "ruleset", "seats_per_match", "status", "created_by", "created_at")
+    list_filter = ("game", "format", "rated", "status")
+    # A tournament's rules and rating are fixed when it is created (its matches copy them).
+    readonly_fields = ("ruleset", "planned_matches")
     inlines = [EntryInline]
 
 
@@ -24,7 +26,7 @@ class MatchSeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "tournament", "purpose", "status", "attempts", "rated", "finished_at")
+    list_display = ("id", "game", "tournament", "purpose", "status", "attempts", "rated", "ruleset", "finished_at")
     list_filter = ("game", "status", "purpose", "rated")
     raw_id_fields = ("tournament",)
     readonly_fields = ("log",)

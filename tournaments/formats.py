@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Sequence
 
 
@@ -115,3 +116,28 @@ def ladder_pick(games: Sequence[int], mu: Sequence[float], sigma: Sequence[float
     first = min(free, key=lambda b: (games[b], -sigma[b], b))
     others = sorted((b for b in free if b != first), key=lambda b: (abs(mu[b] - mu[first]), games[b], b))
     return (first, *others[:seats - 1])
+
+
+def planned_matches(format: str, num_bots: int, seats: int, games_per_pairing: int, rounds: int,
+                    max_matches: int, smallest: int) -> int:
+    """How many matches a tournament of this shape plays in all (a ladder: ``max_matches``, 0 if unbounded).
+
+    Exact for every format: a Swiss round always seats ``num_bots // seats`` groups, and the number of
+    groups of each knockout round depends only on how many bots are left, not on who they are.
+    """
+    if format == "round_robin":
+        return comb(num_bots, seats) * games_per_pairing
+    if format == "swiss":
+        return rounds * (num_bots // seats) * games_per_pairing
+    if format == "knockout":
+        total, left = 0, num_bots
+        while left > 1:
+            groups, byes = knockout_groups(range(left), seats, smallest)
+            if not groups:
+                break
+            total += len(groups) * games_per_pairing
+            left = len(groups) + len(byes)
+        return total
+    if format == "ladder":
+        return max_matches
+    raise ValueError(f"unknown tournament format {format!r}")

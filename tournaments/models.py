@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from bots.models import GAME_CHOICES, BotVersion
+from bots.models import BotVersion
 
 
 class Tournament(models.Model):
@@ -19,7 +19,7 @@ class Tournament(models.Model):
         FINISHED = "finished", "finished"
 
     name = models.CharField(max_length=120)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=32, db_index=True)
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
     seats_per_match = models.PositiveSmallIntegerField()
     games_per_pairing = models.PositiveIntegerField(default=1)
@@ -30,6 +30,13 @@ class Tournament(models.Model):
     plan = models.JSONField(default=dict, blank=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=0)
+    # Rated: organised by the platform or staff under a rated ruleset; its matches move the public
+    # ratings. Every other tournament is friendly: played, logged and shown, never rated.
+    rated = models.BooleanField(default=False, db_index=True)
+    # The rated ruleset (a preset the game declares) its options and seats are; blank: custom rules.
+    ruleset = models.CharField(max_length=64, blank=True)
+    # Matches the tournament will play in all (a ladder: its max_matches; 0 when unbounded).
+    planned_matches = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="tournaments")
@@ -42,6 +49,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
+
+    @property
+    def rated_display(self) -> str:
+        """How the tournament counts, in words: shown on its page and in the API."""
+        return f"rated ({self.ruleset})" if self.rated else "friendly (not rated)"
 
 
 class Entry(models.Model):
@@ -68,7 +80,7 @@ class Match(models.Model):
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
                                    related_name="matches")
     purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.TOURNAMENT)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=32, db_index=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     round = models.PositiveIntegerField(default=1)
@@ -84,7 +96,9 @@ class Match(models.Model):
     log = models.JSONField(null=True, blank=True)
     num_moves = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # Set when the match moved the ratings of ``ruleset`` (once, when it was stored).
     rated = models.BooleanField(default=False)
+    ruleset = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

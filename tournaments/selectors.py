@@ -1,9 +1,10 @@
 """Reads of tournaments and matches."""
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
-from tournaments.models import Match, Tournament
+from ratings.selectors import STANDARD, ratings_of
+from tournaments.models import Match, MatchSeat, Tournament
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, int]:
@@ -17,14 +18,21 @@ def tournament_progress(tournament: Tournament) -> dict[str, int]:
     return counts
 
 
+def seeding_ruleset(tournament: Tournament) -> str:
+    """The ratings a tournament is seeded and shown with: its ruleset's, or the standard ones for custom rules."""
+    return tournament.ruleset or STANDARD
+
+
 def tournament_standings(tournament: Tournament) -> list[dict]:
-    """Entries with their current rating and their results in this tournament, best first."""
+    """Entries with their current rating (of the tournament's ruleset) and their results here, best first."""
     rows = []
-    for entry in tournament.entry_set.select_related("bot_version__bot__owner", "bot_version__rating"):
+    entries = list(tournament.entry_set.select_related("bot_version__bot__owner"))
+    ratings = ratings_of([e.bot_version_id for e in entries], seeding_ruleset(tournament))
+    for entry in entries:
         version = entry.bot_version
         seats = version.seats.filter(match__tournament=tournament, match__status=Match.Status.FINISHED)
         ranks = list(seats.values_list("rank", flat=True))
-        rating = getattr(version, "rating", None)
+        rating = ratings.get(version.pk)
         rows.append({
             "bot_version": version,
             "label": version.label,
@@ -44,8 +52,31 @@ def matches_of(tournament: Tournament) -> QuerySet[Match]:
     return tournament.matches.prefetch_related("seats__bot_version__bot__owner").order_by("id")
 
 
+# What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).
+PUBLIC_FAULT_KEYS = ("seat", "move", "kind")
+
+
 def public_log(log: dict) -> dict:
-    """The match log without the bots' stderr (that is for their owners only)."""
+    """The match log without what the bots printed: no stderr, and of each fault only its seat, move and
+    kind (its detail may quote the bot's stdout). The moves and outcome are all a replay needs."""
     data = {k: v for k, v in log.items() if k != "stderr"}
-    data["faults"] = [{k: v for k, v in f.items() if k != "stderr_tail"} for f in log.get("faults", [])]
+    data["faults"] = [{k: f[k] for k in PUBLIC_FAULT_KEYS if k in f} for f in log.get("faults", [])]
     return data
+
+
+def visible_matches(user) -> QuerySet[Match]:
+    """The matches ``user`` may see: every tournament match, and the validation matches of their own bots
+    (a validation match is how the platform judged a new version: for its owner only)."""
+    visible = Q(purpose=Match.Purpose.TOURNAMENT)
+    if user is not None and user.is_authenticated:
+        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
+        visible |= Q(purpose=Match.Purpose.VALIDATION, pk__in=own)
+    return Match.objects.filter(visible)
+
+
+def matches_to_play(player) -> int:
+    """Matches still to play in the player's running tournaments: what they planned, less what is done."""
+    running = Tournament.objects.filter(created_by=player, status=Tournament.Status.RUNNING)
+    planned = running.aggregate(n=Sum("planned_matches"))["n"] or 0
+    done = Match.objects.filter(tournament__in=running, status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+    return max(0, planned - done)

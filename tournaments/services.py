@@ -17,11 +17,13 @@ from django.utils import timezone
 from bots.models import BotVersion
 from engines.bots import Bot, make_bot
 from engines.core import BadOptions
-from engines.games import get_game
+from engines.games import available_games, get_game
 from engines.match import MatchLimits, play_match
-from ratings.services import lock_game, rate_match
+from ratings.selectors import ratings_of
+from ratings.services import environment, lock_game, rate_match
 from tournaments import formats
 from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.selectors import matches_to_play, seeding_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -41,20 +43,36 @@ FORMATS = [f.value for f in Tournament.Format]
 def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion], seats: int,
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
                       format: str = Tournament.Format.ROUND_ROBIN, rounds: int = 0, max_matches: int = 0,
-                      created_by=None) -> Tournament:
+                      created_by=None, rated: bool = False) -> Tournament:
     """Create a tournament and its first matches; they are enqueued once the transaction commits.
 
     round_robin: every ``seats``-group of bots plays ``games_per_pairing`` matches, all at once.
     swiss: ``rounds`` rounds (0: enough to separate the field); each round groups bots of similar standing.
     knockout: groups of ``seats`` bots; each group's best (most seats beaten over its matches) advances.
     ladder: continuous; the matchmaker keeps a few matches going, ``max_matches`` in all (0: until stopped).
+
+    ``created_by`` None is the platform itself (management commands, the demo). The platform and staff
+    may organise ``rated`` tournaments (under one of the game's rated rulesets), enter any valid bot,
+    and are not capped. A player's tournament is friendly (never rated): it may enter the player's own
+    bots, the built-in bots and bots whose owners accept challenges, and it is bounded by
+    ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` and ``ARENA["MAX_QUEUED_MATCHES_PER_USER"]``.
     """
+    if game not in available_games():
+        raise TournamentError(f"unknown game {game!r}; games: {', '.join(available_games())}")
     try:
         options = checked_options(game, seats, options)
     except BadOptions as exc:
         raise TournamentError(str(exc)) from None
     if format not in FORMATS:
         raise TournamentError(f"unknown tournament format {format!r}; formats: {', '.join(FORMATS)}")
+    engine = get_game(game)
+    ruleset = engine.rated_preset(seats, options) or ""
+    trusted = created_by is None or created_by.is_staff
+    if rated and not trusted:
+        raise TournamentError("only staff organise rated tournaments; leave rated off for a friendly one")
+    if rated and not ruleset:
+        raise TournamentError(f"a rated tournament plays one of the rated rulesets of {game} "
+                              f"({', '.join(engine.rated_presets)}); these options and {seats} seats are not one")
     ids = [v.pk for v in bot_versions]
     if len(set(ids)) != len(ids):
         raise TournamentError("a bot version may enter a tournament only once")
@@ -63,15 +81,22 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
             raise TournamentError(f"{version.label} plays {version.bot.game}, not {game}")
         if not version.playable:
             raise TournamentError(f"{version.label} is {version.get_status_display()}, not valid: it cannot enter")
+        if not trusted:
+            _check_challenge(created_by, version)
     if len(bot_versions) < seats:
         raise TournamentError(f"a tournament of {seats}-seat matches needs at least {seats} bots, got {len(bot_versions)}")
     if games_per_pairing < 1:
         raise TournamentError("games per pairing must be at least 1")
     if format == Tournament.Format.SWISS and rounds == 0:
         rounds = max(1, math.ceil(math.log(len(bot_versions), seats)) + 1)
+    planned = formats.planned_matches(format, len(bot_versions), seats, games_per_pairing, rounds, max_matches,
+                                      smallest_table(game))
+    if not trusted:
+        _check_caps(created_by, format, planned)
     tournament = Tournament.objects.create(
         name=name, game=game, format=format, seats_per_match=seats, games_per_pairing=games_per_pairing,
-        options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by)
+        options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by,
+        rated=rated, ruleset=ruleset, planned_matches=planned)
     Entry.objects.bulk_create([Entry(tournament=tournament, bot_version=v) for v in bot_versions])
     if format == Tournament.Format.ROUND_ROBIN:
         orders = formats.round_robin(len(bot_versions), seats, games_per_pairing)
@@ -79,6 +104,31 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     else:
         _advance(tournament)
     return tournament
+
+
+def _check_challenge(organiser, version: BotVersion) -> None:
+    """A player's tournament enters their own bots, the built-in bots, and bots that accept challenges."""
+    bot = version.bot
+    if version.kind == BotVersion.Kind.BUILTIN or bot.owner_id == organiser.pk or bot.accepts_challenges:
+        return
+    raise TournamentError(f"{version.label} belongs to {bot.owner.username}, who does not accept challenges: "
+                          "enter your own bots, the built-in bots, or bots whose owners accept challenges")
+
+
+def _check_caps(organiser, format: str, planned: int) -> None:
+    """Bound the work one player can queue: per tournament, and over all their running tournaments."""
+    cap = _arena("MAX_MATCHES_PER_TOURNAMENT")
+    if format == Tournament.Format.LADDER and not planned:
+        raise TournamentError(f"a ladder needs max_matches (at most {cap:,})")
+    if planned > cap:
+        raise TournamentError(f"this tournament would play {planned:,} matches; the limit is {cap:,} per tournament")
+    # One tournament creation at a time per player, so two requests cannot both fit under the cap.
+    type(organiser).objects.select_for_update().filter(pk=organiser.pk).first()
+    waiting = matches_to_play(organiser)
+    limit = _arena("MAX_QUEUED_MATCHES_PER_USER")
+    if waiting + planned > limit:
+        raise TournamentError(f"your running tournaments still have {waiting:,} matches to play and this one would "
+                              f"add {planned:,}; the limit is {limit:,}: wait for them, or stop one")
 
 
 def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int]) -> list[int]:
@@ -138,11 +188,9 @@ def entry_points(tournament: Tournament) -> dict[int, int]:
     return points
 
 
-def _conservative(version_ids: list[int]) -> dict[int, float]:
-    from ratings.models import Rating
-
-    known = {r.bot_version_id: r.conservative for r in Rating.objects.filter(bot_version_id__in=version_ids)}
-    return {v: known.get(v, 0.0) for v in version_ids}
+def _conservative(tournament: Tournament, version_ids: list[int]) -> dict[int, float]:
+    known = ratings_of(version_ids, seeding_ruleset(tournament))
+    return {v: known[v].conservative if v in known else 0.0 for v in version_ids}
 
 
 def _next_round(tournament: Tournament) -> bool:
@@ -151,7 +199,7 @@ def _next_round(tournament: Tournament) -> bool:
     done = len(plan["rounds"])
     entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
     points = entry_points(tournament)
-    rating = _conservative(entries)
+    rating = _conservative(tournament, entries)
     seats = tournament.seats_per_match
     if tournament.format == Tournament.Format.SWISS:
         if done >= tournament.rounds:
@@ -227,11 +275,8 @@ def _top_up_ladder(tournament: Tournament, open_matches: int) -> None:
             return
     if want <= 0:
         return
-    from ratings.models import Rating
-    from ratings.services import environment
-
     entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
-    ratings = {r.bot_version_id: r for r in Rating.objects.filter(bot_version_id__in=entries)}
+    ratings = ratings_of(entries, seeding_ruleset(tournament))
     env = environment()
     mu = [ratings[v].mu if v in ratings else env.mu for v in entries]
     sigma = [ratings[v].sigma if v in ratings else env.sigma for v in entries]
@@ -361,11 +406,23 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     return store_result(match, token, result.to_dict())
 
 
+def rated_ruleset(match: Match) -> str | None:
+    """The ruleset whose public ratings a match moves, or None: only the matches of a rated tournament,
+    played under one of the game's rated rulesets, are rated (friendly and validation matches never)."""
+    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None:
+        return None
+    if not Tournament.objects.filter(pk=match.tournament_id, rated=True).exists():
+        return None
+    return get_game(match.game).rated_preset(match.seats.count(), match.options)
+
+
 def store_result(match: Match, token: str, log_data: dict) -> str:
-    """Store a played match and rate it, in one transaction, if this worker still holds the lease."""
+    """Store a played match and, if it is rated, rate it, in one transaction, if this worker still holds
+    the lease."""
     outcome = log_data["outcome"]
+    ruleset = rated_ruleset(match)
     with transaction.atomic():
-        if match.purpose == Match.Purpose.TOURNAMENT:
+        if ruleset:
             lock_game(match.game)  # first: rating order = order in which matches finish
         stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
             status=Match.Status.FINISHED, log=log_data, num_moves=len(log_data["moves"]),
@@ -383,8 +440,8 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
             seat.stderr_tail = (log_data.get("stderr", {}).get(str(seat.seat))
                                 or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
             seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
-        if match.purpose == Match.Purpose.TOURNAMENT:
-            rate_match(match)
+        if ruleset:
+            rate_match(match, ruleset)
     advance_tournament(match.tournament_id)
     return "finished"
 

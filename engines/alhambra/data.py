@@ -95,5 +95,6 @@ PILES = 5  # the money deck is split in 5 piles; A goes into pile 2, B into pile
 DIRK_START_TILES = 6  # the imaginary third player's tiles at set-up (2 players)
 DIRK_ROUND1_TILES = 6  # ... and after scoring round 1; after round 2 a third of the bag
 MAX_TURNS = 500  # [HOUSE] turn limit over all seats: the rules let a game run forever
+MAX_TURNS_LIMIT = 2000  # [HOUSE] the largest turn limit an option may set
 OPEN_MONEY = False  # [HOUSE] hands are private by default; True shows every hand to everyone
 ALL_PAYMENTS = False  # list only minimal payments by default (rules §9.3)

@@ -22,11 +22,11 @@ from typing import Any, Mapping
 from engines.alhambra import geometry as geo
 from engines.alhambra.data import (
     ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
-    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, OPEN_MONEY, PILES, POINTS,
+    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES, POINTS,
     SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
     money_deck,
 )
-from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
 
 ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placement", "over"
 PASS: Action = {"type": "pass"}
@@ -95,7 +95,16 @@ class Alhambra(Game):
     name = "Alhambra"
     min_players = 2
     max_players = 6
-    default_options = {"max_turns": MAX_TURNS, "open_money": OPEN_MONEY, "all_payments": ALL_PAYMENTS}
+    option_specs = (
+        Option("max_turns", MAX_TURNS, "int", "[HOUSE] turns (over all seats) after which the game ends "
+               "as in §5.3; a normal game takes 60-150", minimum=1, maximum=MAX_TURNS_LIMIT),
+        Option("open_money", OPEN_MONEY, "bool", "[HOUSE] every seat sees every money hand (§6)"),
+        Option("all_payments", ALL_PAYMENTS, "bool", "list every payment set, not only the minimal ones "
+               "(§9.3)"),
+    )
+    rated_presets = {"standard": {}, "two_players": {}}
+    # 2 players play a variant of their own (Dirk, the reduced money deck, §6).
+    rated_preset_players = {"standard": (3, 4, 5, 6), "two_players": (2,)}
 
     # ------------------------------------------------------------------------------------ setup
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> AlhambraState:
@@ -106,9 +115,9 @@ class Alhambra(Game):
         s = AlhambraState()
         s.n = n
         s.rng = rng = random.Random(seed)
-        s.max_turns = int(opts["max_turns"])
-        s.open_money = bool(opts["open_money"])
-        s.all_payments = bool(opts["all_payments"])
+        s.max_turns = opts["max_turns"]
+        s.open_money = opts["open_money"]
+        s.all_payments = opts["all_payments"]
         s.alhambras = [geo.new_alhambra() for _ in range(n)]
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
@@ -276,7 +285,11 @@ class Alhambra(Game):
         return self._redesign(s, seat, action)
 
     def _is_legal(self, s: AlhambraState, seat: int, action: Any) -> bool:
-        """Exactly ``action in legal_actions(s, seat)``, checked without building the whole list."""
+        """``action in legal_actions(s, seat)`` up to interchangeable things, checked without the list.
+
+        Identical money cards and reserve tiles of the same type and walls are interchangeable (§2,
+        §9.2): the list names the lowest ids, and any other id of the same card or tile is accepted.
+        """
         if type(action) is not dict:
             return False
         kind = action.get("type")
@@ -298,9 +311,17 @@ class Alhambra(Game):
         if kind == "take_money":
             cards = action.get("cards")
             market = s.money_market
-            if type(cards) is not list or len(action) != 2 or not all(c in market for c in cards):
+            if (type(cards) is not list or len(action) != 2 or not all(type(c) is int and c in market for c in cards)
+                    or len(set(cards)) != len(cards)):
                 return False
-            return tuple(market.index(c) for c in cards) in _picks(market)
+            picks = _picks(market)
+            if tuple(market.index(c) for c in cards) in picks:
+                return True  # exactly a listed action
+            # else the listed pick of the same (currency, value) classes: the lowest market positions of each
+            pick = []
+            for k in sorted(set(c // 3 for c in cards)):
+                pick.extend([i for i, c in enumerate(market) if c // 3 == k][:sum(c // 3 == k for c in cards)])
+            return tuple(sorted(pick)) in picks
         if kind == "buy":
             slot = action.get("slot")
             if type(slot) is not int or not 1 <= slot <= 4 or s.market[slot - 1] is None or len(action) != 3:
@@ -317,8 +338,7 @@ class Alhambra(Game):
             if len(action) != 2 or type(tile) is not int or tile == 0:
                 return False
             return tile in self._removable_tiles(s, seat)
-        if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int \
-                or tile not in _distinct(s.reserves[seat]):
+        if kind not in ("redesign_place", "redesign_swap") or type(tile) is not int or tile not in s.reserves[seat]:
             return False
         if kind == "redesign_place":
             x, y = action.get("x"), action.get("y")

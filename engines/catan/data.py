@@ -200,6 +200,11 @@ BEGINNER_COLOURS = {3: ("blue", "white", "orange"), 4: ("red", "blue", "white", 
 DEFAULT_MAX_TRADE_PROPOSALS = 3  # [HOUSE] §4.4 proposals per turn
 DEFAULT_TRADE_MAX_CARDS = 2      # [HOUSE] §4.4 cards per side of a proposal
 DEFAULT_MAX_TURNS = 1000         # [HOUSE] §5 turn limit
+# Bounds of the options (the work of a game grows with them)
+MAX_TRADE_PROPOSALS = 5          # [HOUSE] proposals per turn (each asks every other seat)
+MAX_TRADE_CARDS = 3              # [HOUSE] 3 cards a side: 1,170 (give, get) pairs; 4: 4,000; 5: 10,750
+MAX_TURNS = 2000                 # [HOUSE] turn limit: twice the default
+MIN_VP_TO_WIN, MAX_VP_TO_WIN = 3, 20  # set-up alone gives 2 VP; 22 is the most a player can hold
 
 # --- Best Friends (§6.5) --------------------------------------------------------------------------
 GUILDS = ("merchant", "trader", "road_builder", "scholar", "architect")

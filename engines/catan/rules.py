@@ -10,7 +10,7 @@ import random
 from typing import Any, Mapping
 
 from engines.catan import data as D
-from engines.core import BadOptions, Game, IllegalAction, Outcome, ranks_from_keys
+from engines.core import BadOptions, Game, IllegalAction, Option, Outcome, ranks_from_keys
 
 RES = D.RESOURCES
 NRES = 5
@@ -202,18 +202,32 @@ class Catan(Game):
     name = "Catan"
     min_players = 2
     max_players = 6
-    default_options = {
-        "allow_two_players": False,           # [HOUSE] 2 players for testing only
-        "board": "variable",                  # "variable" | "beginner" (3-4 players)
-        "numbers": "spiral",                  # "spiral" | "random" | "beginner" (beginner board only)
-        "start_positions": "setup_phase",     # "setup_phase" | "beginner_preset"
-        "combined_trade_build": False,
-        "vp_to_win": None,                    # None: 10 (11 in Best Friends)
-        "max_trade_proposals_per_turn": D.DEFAULT_MAX_TRADE_PROPOSALS,
-        "trade_max_cards_per_side": D.DEFAULT_TRADE_MAX_CARDS,
-        "max_turns": D.DEFAULT_MAX_TURNS,
-        "scenario": "none",                   # "none" | "best_friends"
-    }
+    option_specs = (
+        Option("allow_two_players", False, "bool", "[HOUSE] allow 2 players (rules unchanged; for testing only)"),
+        Option("board", "variable", "choice", "variable board, or the beginner board (3-4 players) (§3)",
+               choices=("variable", "beginner")),
+        Option("numbers", "spiral", "choice", "number tokens: spiral, fully random (§6.4), or the beginner "
+               "board's printed numbers (beginner board only) (§3.2)", choices=("spiral", "random", "beginner")),
+        Option("start_positions", "setup_phase", "choice", "a normal set-up phase, or the beginner preset "
+               "positions (beginner board, 3-4 players) (§3.3)", choices=("setup_phase", "beginner_preset")),
+        Option("combined_trade_build", False, "bool", "trade and build in any order after rolling (§6.3)"),
+        Option("vp_to_win", None, "int", "victory points that win; null: 10 (11 in Best Friends) (§5)",
+               minimum=D.MIN_VP_TO_WIN, maximum=D.MAX_VP_TO_WIN, nullable=True),
+        Option("max_trade_proposals_per_turn", D.DEFAULT_MAX_TRADE_PROPOSALS, "int",
+               "[HOUSE] trade proposals (or requests for offers) a player may start per turn (§4.4)",
+               minimum=0, maximum=D.MAX_TRADE_PROPOSALS),
+        Option("trade_max_cards_per_side", D.DEFAULT_TRADE_MAX_CARDS, "int",
+               "[HOUSE] cards on each side of a proposal, counter or offer (§4.4); each more card multiplies "
+               "the trade lists", minimum=1, maximum=D.MAX_TRADE_CARDS),
+        Option("max_turns", D.DEFAULT_MAX_TURNS, "int", "[HOUSE] player-turns after which the game ends "
+               "with no winner (§5)", minimum=1, maximum=D.MAX_TURNS),
+        Option("scenario", "none", "choice", "the base game, or the Best Friends scenario (§6.5)",
+               choices=("none", "best_friends")),
+    )
+    rated_presets = {"standard": {}, "five_six_players": {}}
+    # 3-4 players: the base game; 5-6: the 5-6 extension (another board, bank, deck and the special
+    # building phase, §6.2); 2 players is a house option, never rated.
+    rated_preset_players = {"standard": (3, 4), "five_six_players": (5, 6)}
 
     # ------------------------------------------------------------------ setup
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> CatanState:
@@ -222,34 +236,26 @@ class Catan(Game):
         self.check_players(num_players)
         n = num_players
         if n == 2 and not opts["allow_two_players"]:
-            raise BadOptions("catan: 2 players only with the house option allow_two_players")
-        if opts["board"] not in ("variable", "beginner"):
-            raise BadOptions(f"catan: unknown board {opts['board']!r}")
-        if opts["numbers"] not in ("spiral", "random", "beginner"):
-            raise BadOptions(f"catan: unknown numbers {opts['numbers']!r}")
-        if opts["start_positions"] not in ("setup_phase", "beginner_preset"):
-            raise BadOptions(f"catan: unknown start_positions {opts['start_positions']!r}")
-        if opts["scenario"] not in ("none", "best_friends"):
-            raise BadOptions(f"catan: scenario {opts['scenario']!r} is not implementable (rules §6.6-6.8)")
+            raise BadOptions("catan: 2 players only with the house option allow_two_players",
+                             option="allow_two_players")
         beginner = opts["board"] == "beginner"
         if beginner and n > 4:
-            raise BadOptions("catan: the beginner board is for 3-4 players")
+            raise BadOptions("catan: the beginner board is for 3-4 players", option="board")
         if opts["numbers"] == "beginner" and not beginner:
-            raise BadOptions("catan: numbers 'beginner' needs board 'beginner'")
+            raise BadOptions("catan: numbers 'beginner' needs board 'beginner'", option="numbers")
         if opts["start_positions"] == "beginner_preset" and not (beginner and n in (3, 4)):
-            raise BadOptions("catan: beginner_preset needs the beginner board and 3 or 4 players")
-        if int(opts["trade_max_cards_per_side"]) < 1 or int(opts["max_trade_proposals_per_turn"]) < 0:
-            raise BadOptions("catan: trade limits must be positive")
+            raise BadOptions("catan: beginner_preset needs the beginner board and 3 or 4 players",
+                             option="start_positions")
         large = n >= 5
         board = D.BOARD_LARGE if large else D.BOARD_SMALL
         st = CatanState()
         st.n, st.opts, st.board, st.acts = n, opts, board, BOARD_ACTIONS[id(board)]
         rng = st.rng = random.Random(seed)
         st.bf = opts["scenario"] == "best_friends"
-        st.vp_target = int(opts["vp_to_win"] or (D.BEST_FRIENDS_VP if st.bf else 10))
-        st.combined = bool(opts["combined_trade_build"])
-        st.max_turns = int(opts["max_turns"])
-        st.trade_table = trade_table(int(opts["trade_max_cards_per_side"]))
+        st.vp_target = opts["vp_to_win"] or (D.BEST_FRIENDS_VP if st.bf else 10)
+        st.combined = opts["combined_trade_build"]
+        st.max_turns = opts["max_turns"]
+        st.trade_table = trade_table(opts["trade_max_cards_per_side"])
         preset = opts["start_positions"] == "beginner_preset"
         # §8 step 1: colours
         if preset:
@@ -316,7 +322,7 @@ class Catan(Game):
         st.discard_queue, st.discard_owed, st.discard_log = [], {}, []
         st.return_phase = TRADE
         st.dev_played = st.built = False
-        st.proposals_left = int(opts["max_trade_proposals_per_turn"])
+        st.proposals_left = opts["max_trade_proposals_per_turn"]
         st.trade = None
         st.free_roads = 0
         st.special_queue = []

@@ -495,7 +495,9 @@ class ElCapitan(Game):
     name = "El Capitán"
     min_players = 2
     max_players = 5
-    default_options: dict[str, Any] = {}
+    # No options. 2 players play with neutral warehouses (§6.2): a preset of their own.
+    rated_presets = {"standard": {}, "two_players": {}}
+    rated_preset_players = {"standard": (3, 4, 5), "two_players": (2,)}
 
     # --- setup -----------------------------------------------------------------------------
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> ECState:

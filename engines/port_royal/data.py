@@ -98,6 +98,7 @@ ADMIRAL_HARBOUR_MIN = 5  # harbour cards needed for the Admiral payout
 ADMIRAL_COINS = 2
 FIVE_PLAYER_EXPEDITION = 120
 MAX_ROUNDS_DEFAULT = 100  # [HOUSE] safety cap (§5, §10 A26)
+MAX_ROUNDS_LIMIT = 1000  # [HOUSE] the largest cap an option may set
 DEFAULT_START_SEAT = 0  # [HOUSE] start player (§3, §10 A23)
 
 # --- derived per-id tables (index = card id; index 0 unused) --------------------------------------

@@ -14,7 +14,8 @@ import random
 from itertools import product
 from typing import Any, Mapping
 
-from engines.core import Action, BadOptions, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+from engines.core import (Action, BadOptions, Event, Game, IllegalAction, Observation, Option, Outcome,
+                          ranks_from_keys)
 from engines.port_royal import data as D
 
 DISCOVER, REPEL, TRADE, OVER = 0, 1, 2, 3
@@ -69,12 +70,16 @@ class PortRoyal(Game):
     name = "Port Royal"
     min_players = 2
     max_players = 5
-    default_options = {
-        "end_condition": "standard",  # or "expedition_required" (§6)
-        "max_rounds": D.MAX_ROUNDS_DEFAULT,  # [HOUSE] safety cap (§5)
-        "start_seat": D.DEFAULT_START_SEAT,  # [HOUSE] 0..n-1 or "random" (§3)
-        "explicit_jack_allocation": False,  # §9 [Optional]: enumerate Jack allocations of expeditions
-    }
+    option_specs = (
+        Option("end_condition", "standard", "choice", "the end is triggered by 12 IP, or by 12 IP and at "
+               "least one expedition (§6)", choices=("standard", "expedition_required")),
+        Option("max_rounds", D.MAX_ROUNDS_DEFAULT, "int", "[HOUSE] safety cap: the game ends after this "
+               "many complete rounds (§5)", minimum=1, maximum=D.MAX_ROUNDS_LIMIT),
+        Option("start_seat", D.DEFAULT_START_SEAT, "choice", "[HOUSE] the start player: a seat (below the "
+               "player count), or drawn at random (§3)", choices=(0, 1, 2, 3, 4, "random")),
+        Option("explicit_jack_allocation", False, "bool", "list every allocation of Jacks to an expedition "
+               "instead of the canonical one (§9)"),
+    )
 
     # --- setup -------------------------------------------------------------------------------
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
@@ -82,17 +87,11 @@ class PortRoyal(Game):
         self.check_players(num_players)
         opts = self.options(options)
         n = num_players
-        if opts["end_condition"] not in ("standard", "expedition_required"):
-            raise BadOptions(f"port_royal: end_condition must be 'standard' or 'expedition_required', "
-                             f"not {opts['end_condition']!r}")
         max_rounds = opts["max_rounds"]
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise BadOptions(f"port_royal: max_rounds must be a positive integer, not {max_rounds!r}")
         start = opts["start_seat"]
-        if start != "random" and (not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n):
-            raise BadOptions(f"port_royal: start_seat must be a seat 0..{n - 1} or 'random', not {start!r}")
-        if not isinstance(opts["explicit_jack_allocation"], bool):
-            raise BadOptions("port_royal: explicit_jack_allocation must be true or false")
+        if start != "random" and start >= n:
+            raise BadOptions(f"port_royal: start_seat must be a seat 0..{n - 1} or 'random', not {start!r}",
+                             option="start_seat")
 
         st = State()
         st.n = n
@@ -177,6 +176,24 @@ class PortRoyal(Game):
         """Cards ``seat`` may take in its Phase-2 step (§4.6); Governors count at once."""
         return (st.base_allowance if seat == st.active else 1) + st.governors[seat]
 
+    @staticmethod
+    def _hire_cost(st: State, seat: int, cid: int) -> int:
+        """What ``seat`` pays to hire person ``cid``: its cost less 1 per Mademoiselle, floor 0 (§4.0).
+
+        A non-active hirer's 1-coin fee comes on top and is never reduced (A16).
+        """
+        return max(0, _COST[cid] - st.mademoiselles[seat])
+
+    @staticmethod
+    def _hire_limit(st: State, seat: int) -> int:
+        """The dearest printed cost ``seat`` can hire now: ``_hire_cost`` plus the fee within its coins.
+
+        ``max(0, cost - discount) + fee <= coins`` holds exactly when ``coins - fee >= 0`` and
+        ``cost <= coins - fee + discount``; -1 (below every cost) when the fee alone is unaffordable.
+        """
+        money = len(st.coins[seat]) - (seat != st.active)  # a non-active taker also pays the 1-coin fee
+        return money + st.mademoiselles[seat] if money >= 0 else -1
+
     def _take_actions(self, st: State, seat: int) -> list[Action]:
         harbour = st.harbour
         lowest: dict[int, int] = {}
@@ -185,13 +202,12 @@ class PortRoyal(Game):
             low = lowest.get(k)
             if low is None or cid < low:
                 lowest[k] = cid
-        money = len(st.coins[seat]) - (seat != st.active)  # a non-active taker also pays the 1-coin fee
-        discount = st.mademoiselles[seat]
+        limit = self._hire_limit(st, seat)
         acts = []
         for cid in harbour:
             if lowest[_KIND_NO[cid]] != cid:
                 continue
-            if _KIND[cid] == _SHIP or _COST[cid] - discount <= money:
+            if _KIND[cid] == _SHIP or _COST[cid] <= limit:
                 acts.append({"type": "take", "card": cid})
         return acts
 
@@ -252,10 +268,9 @@ class PortRoyal(Game):
         if st.harbour and st.takes_used < self._allowance(st, seat):
             if st.hmask:  # a ship can always be taken
                 return True
-            money = len(st.coins[seat]) - (seat != st.active)
-            discount = st.mademoiselles[seat]
+            limit = self._hire_limit(st, seat)
             for cid in st.harbour:
-                if _COST[cid] - discount <= money:
+                if _COST[cid] <= limit:
                     return True
         if seat == st.active and st.expedition_area and self._expedition_actions(st, seat):
             return True
@@ -499,7 +514,7 @@ class PortRoyal(Game):
                 st.coins[active].append(st.coins[seat].pop())
                 ev.append({"type": "fee", "seat": seat, "to": active})
         else:
-            cost = max(0, _COST[cid] - st.mademoiselles[seat])
+            cost = self._hire_cost(st, seat, cid)
             if len(st.coins[seat]) < cost + fee:
                 raise IllegalAction("§4.6 hire", f"hiring {cid} costs {cost}{' + 1 fee' if fee else ''} coins; "
                                                  f"seat {seat} has {len(st.coins[seat])}")

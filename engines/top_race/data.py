@@ -105,6 +105,7 @@ def card_json(card: int) -> dict[str, Any]:
 # --- tracks (§2.9), all [HOUSE] geometry --------------------------------------------------------
 TRACK_IDS: tuple[str, ...] = ("speed_street", "lake_lane", "desert_drive", "turbo_town")
 DEFAULT_TRACK = "speed_street"
+MAX_RACES = 10  # [HOUSE] the most races an option may set (3-5 recommended, §0 [SRC 10])
 
 
 def _seg(spec: str) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from engines.core import Action, BadOptions, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+from engines.core import (Action, BadOptions, Event, Game, IllegalAction, Observation, Option, Outcome,
+                          ranks_from_keys)
 from engines.top_race import data as D
 from engines.top_race.data import CAR_INDEX, CARS, get_track
 
@@ -73,38 +74,35 @@ class TopRace(Game):
     name = "Top Race"
     min_players = 2
     max_players = 6
-    default_options = {
-        "races": None,  # None: 3 races, or 1 with Shares (§6.5)
-        "tracks": None,  # None: speed_street every race; a track id, or a list with one id per race
-        "pitstop": False,
-        "tips": False,
-        "shares": False,
-        "tips_flip_consumes_pitstop": False,
-    }
+    option_specs = (
+        Option("races", None, "int", "races in a game; null: 3, or 1 with Shares (§6.5)",
+               minimum=1, maximum=D.MAX_RACES, nullable=True),
+        Option("tracks", None, "list", f"one track id per race, as many as the races; null: {D.DEFAULT_TRACK} "
+               "every race (§3)",
+               minimum=1, maximum=D.MAX_RACES, choices=D.TRACK_IDS, nullable=True),
+        Option("pitstop", False, "bool", "the Pitstop module (§6.1)"),
+        Option("tips", False, "bool", "variant A: Tips, not with Shares (§6.2)"),
+        Option("shares", False, "bool", "variant B: Shares, not with Tips (§6.3)"),
+        Option("tips_flip_consumes_pitstop", False, "bool", "with Tips and Pitstop: the pitstop card flipped to "
+               "serve as the tip table is no longer usable as a pitstop (§6.2, A16)"),
+    )
 
     # --- setup -----------------------------------------------------------------------------------
     def setup(self, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> TopRaceState:
         """A new game: race 1's deal and auction are ready (§3)."""
         self.check_players(num_players)
         opts = self.options(options)
-        for key in ("pitstop", "tips", "shares", "tips_flip_consumes_pitstop"):
-            if not isinstance(opts[key], bool):
-                raise BadOptions(f"top_race: option {key!r} must be true or false")
         if opts["tips"] and opts["shares"]:
-            raise BadOptions("top_race: Tips and Shares must not be combined (§1, §6.2)")
+            raise BadOptions("top_race: Tips and Shares must not be combined (§1, §6.2)", option="shares")
         races = opts["races"]
         if races is None:
             races = 1 if opts["shares"] else 3
-        if not isinstance(races, int) or isinstance(races, bool) or races < 1:
-            raise BadOptions("top_race: option 'races' must be an integer >= 1")
         tracks = opts["tracks"]
         if tracks is None:
             tracks = [D.DEFAULT_TRACK] * races
-        elif isinstance(tracks, str):
-            tracks = [tracks] * races
-        if not isinstance(tracks, list) or len(tracks) != races or any(t not in D.TRACKS for t in tracks):
-            raise BadOptions(f"top_race: option 'tracks' must be a track id or a list of {races} track ids "
-                             f"from {', '.join(D.TRACK_IDS)}")
+        if len(tracks) != races:
+            raise BadOptions(f"top_race: option 'tracks' must list {races} tracks, one per race, not "
+                             f"{len(tracks)}", option="tracks")
         st = TopRaceState()
         st.n = num_players
         st.rng = random.Random(seed)

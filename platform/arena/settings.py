@@ -234,6 +234,10 @@ ARENA = {
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),
     "UPLOAD_MAX_BYTES": int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", 1_000_000)),
     "VALIDATION_MATCHES": int(os.environ.get("ARENA_VALIDATION_MATCHES", 2)),
+    # Work one player may queue (staff and the platform's own commands are not bound): matches in one
+    # tournament, and matches still to play over all their running tournaments.
+    "MAX_MATCHES_PER_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_TOURNAMENT", 1000)),
+    "MAX_QUEUED_MATCHES_PER_USER": int(os.environ.get("ARENA_MAX_QUEUED_MATCHES_PER_USER", 2000)),
     # A trusted run lets uploaded code run without bubblewrap: never in production.
     "TRUSTED_BOTS": env_bool("ARENA_TRUSTED_BOTS", False),
 }

@@ -13,8 +13,8 @@ class BotVersionInline(admin.TabularInline):
 
 @admin.register(Bot)
 class BotAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "owner", "created_at")
-    list_filter = ("game",)
+    list_display = ("name", "game", "owner", "accepts_challenges", "created_at")
+    list_filter = ("game", "accepts_challenges")
     search_fields = ("name", "owner__username")
     inlines = [BotVersionInline]
 

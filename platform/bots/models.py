@@ -4,18 +4,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from engines.games import GAME_IDS
-
-GAME_CHOICES = [(g, g) for g in GAME_IDS]
-
 
 class Bot(models.Model):
     """A named bot of one player for one game; its code lives in its versions."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, db_index=True)
+    # A game id of engines.games; checked by the services (no choices: a new game needs no migration).
+    game = models.CharField(max_length=32, db_index=True)
     name = models.SlugField(max_length=64)
     description = models.CharField(max_length=300, blank=True)
+    # The owner lets other players enter this bot in their (friendly) tournaments.
+    accepts_challenges = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

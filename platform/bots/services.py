@@ -58,8 +58,12 @@ def read_upload(upload) -> bytes:
     return data
 
 
-def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, description: str = "") -> BotVersion:
+def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, description: str = "",
+                   accepts_challenges: bool | None = None) -> BotVersion:
     """Check an upload and store it as the next immutable version of the owner's bot ``name``.
+
+    ``accepts_challenges`` (None: unchanged; a new bot starts with False) lets other players enter the
+    bot in their friendly tournaments.
 
     The version starts pending; its validation matches are enqueued once the transaction commits.
     A refused upload raises ``UploadError`` and stores nothing (no row, no file).
@@ -83,9 +87,7 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
             bot, _ = Bot.objects.get_or_create(owner=owner, game=game, name=name,
                                                defaults={"description": description[:300]})
             bot = Bot.objects.select_for_update().get(pk=bot.pk)  # version numbers one at a time
-            if description:
-                bot.description = description[:300]
-                bot.save(update_fields=["description"])
+            update_bot(bot, description=description or None, accepts_challenges=accepts_challenges)
             number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
             version = BotVersion(bot=bot, number=number, kind=BotVersion.Kind.UPLOAD, original_name=filename[:255],
                                  sha256=sha, size=len(data), status=BotVersion.Status.PENDING,
@@ -100,6 +102,20 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
             BotVersion.package.field.storage.delete(stored_name)
         raise
     return version
+
+
+def update_bot(bot: Bot, *, description: str | None = None, accepts_challenges: bool | None = None) -> Bot:
+    """Change what an owner may change on a bot (None: leave as is)."""
+    changed = []
+    if description is not None:
+        bot.description = description[:300]
+        changed.append("description")
+    if accepts_challenges is not None:
+        bot.accepts_challenges = accepts_challenges
+        changed.append("accepts_challenges")
+    if changed:
+        bot.save(update_fields=changed)
+    return bot
 
 
 def create_validation_matches(version: BotVersion) -> None:

@@ -18,7 +18,17 @@ class UploadForm(forms.Form):
                                                      "existing name becomes its next version")
     description = forms.CharField(max_length=300, required=False)
     file = forms.FileField(help_text="a single .py file, or a .zip with main.py (or bot.json naming the entry)")
+    accepts_challenges = forms.BooleanField(
+        required=False, label="Accept challenges",
+        help_text="other players may enter this bot in their friendly tournaments (you can change this on the "
+                  "bot's page)")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g, get_game(g).name) for g in available_games()]
+
+
+class BotSettingsForm(forms.Form):
+    """What the owner changes on the bot's page."""
+
+    accepts_challenges = forms.BooleanField(required=False, label="Accept challenges")

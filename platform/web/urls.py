@@ -11,6 +11,7 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("bots/<int:pk>/", views.bot_detail, name="bot"),
+    path("bots/<int:pk>/settings/", views.bot_settings, name="bot-settings"),
     path("me/", views.me, name="me"),
     path("me/token/rotate/", views.token_rotate, name="token-rotate"),
     path("me/token/revoke/", views.token_revoke, name="token-revoke"),

@@ -12,14 +12,14 @@ from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
 from bots.selectors import versions_of_owner
-from bots.services import UploadError, read_upload, upload_version
+from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from players.services import revoke_token, rotate_token
-from ratings.selectors import leaderboard, rating_history
-from tournaments.models import Match, Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings
+from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.models import Tournament
+from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
-from web.forms import RegisterForm, UploadForm
+from web.forms import BotSettingsForm, RegisterForm, UploadForm
 
 
 def _game_or_404(game_id: str):
@@ -37,13 +37,20 @@ def home(request):
 
 
 def game_leaderboard(request, game: str):
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
     engine = _game_or_404(game)
-    ratings = list(leaderboard(game))
+    ruleset = request.GET.get("ruleset") or STANDARD
+    if ruleset not in engine.rated_presets:
+        raise Http404(f"{game} has no rated ruleset {ruleset}")
+    ratings = list(leaderboard(game, ruleset))
     histories = {r.pk: rating_history(r) for r in ratings[:10]}
     chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
-    tournaments = Tournament.objects.filter(game=game)[:10]
-    return render(request, "web/leaderboard.html",
-                  {"engine": engine, "ratings": ratings, "chart": chart, "tournaments": tournaments})
+    tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
+    return render(request, "web/leaderboard.html", {
+        "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
+        "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
+        "ratings": ratings, "chart": chart,
+        "tournaments": tournaments})
 
 
 def tournament_list(request):
@@ -64,7 +71,7 @@ def tournament_detail(request, pk: int):
 
 
 def match_detail(request, pk: int):
-    match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
+    match = get_object_or_404(visible_matches(request.user).select_related("tournament"), pk=pk)
     engine = get_game(match.game)
     seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
     labels = {s.seat: s.bot_version.label for s in seats}
@@ -76,12 +83,13 @@ def match_detail(request, pk: int):
     # A bot's faults are public; its stderr is shown to its owner only.
     own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
     ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
+    # An engine error's traceback names the server's files (and a bot's package): for staff only.
     return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked, "moves": moves,
-                                              "own_seats": own_seats})
+                                              "own_seats": own_seats, "show_error": request.user.is_staff})
 
 
 def match_log(request, pk: int):
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(visible_matches(request.user), pk=pk)
     if match.log is None:
         raise Http404(f"match {pk} has no log yet")
     response = JsonResponse(public_log(match.log))
@@ -91,12 +99,26 @@ def match_log(request, pk: int):
 
 def bot_detail(request, pk: int):
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
-    versions = list(bot.versions.order_by("-number"))
+    versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (Match.objects.filter(seats__bot_version__bot=bot).distinct()
+    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
               .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent})
+                                            "recent": recent, "settings_form": settings_form})
+
+
+@login_required
+@require_POST
+def bot_settings(request, pk: int):
+    """The owner changes the bot's settings (whether it accepts challenges)."""
+    bot = get_object_or_404(Bot, pk=pk, owner=request.user)
+    form = BotSettingsForm(request.POST)
+    if form.is_valid():
+        update_bot(bot, accepts_challenges=form.cleaned_data["accepts_challenges"])
+        messages.success(request, f"{bot.name} {'accepts' if bot.accepts_challenges else 'does not accept'} "
+                                  "challenges now.")
+    return redirect("bot", pk=bot.pk)
 
 
 def register(request):
@@ -140,7 +162,8 @@ def upload(request):
         d = form.cleaned_data
         try:
             version = upload_version(owner=request.user, game=d["game"], name=d["name"], filename=d["file"].name,
-                                     data=read_upload(d["file"]), description=d["description"])
+                                     data=read_upload(d["file"]), description=d["description"],
+                                     accepts_challenges=d["accepts_challenges"] or None)
         except UploadError as exc:
             form.add_error("file", str(exc))
         else:

@@ -43,7 +43,7 @@ def main(workers: int, games: int) -> dict:
         with transaction.atomic():  # the matches are enqueued when this commits
             tournament = services.create_tournament(
                 name="integration", game="port_royal", seats=2, games_per_pairing=games, seed=5,
-                bot_versions=[versions["random"], versions["heuristic"]])
+                bot_versions=[versions["random"], versions["heuristic"]], rated=True)
             ids = list(tournament.matches.order_by("pk").values_list("pk", flat=True))
             # A worker claimed the first match and died: its lease ran out.
             assert services.claim_match(ids[0], "dead-worker")

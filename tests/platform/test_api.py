@@ -77,7 +77,7 @@ def test_unknown_things_are_404(db):
 
 
 def test_leaderboard_and_match_log_after_matches(builtin_versions):
-    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2,
+    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2, rated=True,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     for match in tournament.matches.all():
         services.run_match(match.pk)

@@ -76,6 +76,7 @@ def test_a_bad_tournament_filter_is_400(api, value):
     ("/api/matches/?game=chess", "game"), ("/api/bots/?game=chess", "game"),
     ("/api/tournaments/?game=chess", "game"), ("/api/matches/?status=sleeping", "status"),
     ("/api/matches/?game=", "game"), ("/api/matches/?status=", "status"), ("/api/bots/?limit=", "limit"),
+    ("/api/leaderboards/port_royal/?history=null", "history"),
 ])
 def test_unknown_filter_values_are_400(api, url, field):
     assert field in assert_error_shape(api.get(url), 400, "invalid")["fields"]

@@ -25,6 +25,7 @@ def test_a_tournament_of_every_game_reaches_its_leaderboard(game, db):
     assert validate_version(starter.pk) == "valid", starter.status_detail
     starter.refresh_from_db()
     tournament = services.create_tournament(name=f"{game} cup", game=game, seats=3, games_per_pairing=1, seed=2,
+                                            rated=True,
                                             bot_versions=[builtins["random"], builtins["heuristic"], starter])
     for match in tournament.matches.all():
         assert services.run_match(match.pk) == "finished"

@@ -12,7 +12,8 @@ from tournaments.models import Match, Tournament
 @pytest.fixture
 def tournament(builtin_versions):
     return services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=4, seed=3,
-                                      bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+                                      bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
+                                      rated=True)
 
 
 def test_a_tournament_expands_into_matches_with_rotated_seats(tournament):

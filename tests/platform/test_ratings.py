@@ -29,7 +29,7 @@ def test_a_four_seat_match_with_a_tie_matches_trueskill_itself():
     versions = make_versions(4)
     match = finished_match(versions, [1, 0, 1, 3])
     with transaction.atomic():
-        assert rate_match(match) is True
+        assert rate_match(match, "standard") is True
     env = environment()
     expected = env.rate([(env.create_rating(),)] * 4, ranks=[1, 0, 1, 3])
     for v, (e,) in zip(versions, expected):
@@ -47,9 +47,9 @@ def test_rating_is_applied_once_per_match():
     versions = make_versions(2)
     match = finished_match(versions, [0, 1])
     with transaction.atomic():
-        assert rate_match(match)
+        assert rate_match(match, "standard")
     with transaction.atomic():
-        assert rate_match(match) is False
+        assert rate_match(match, "standard") is False
     assert RatingChange.objects.count() == 2
     assert Rating.objects.get(bot_version=versions[0]).games == 1
 
@@ -58,7 +58,7 @@ def test_rating_is_applied_once_per_match():
 def test_rating_outside_a_transaction_is_refused():
     match = finished_match(make_versions(2), [0, 1])
     with pytest.raises(RuntimeError, match="inside the transaction"):
-        rate_match(match)
+        rate_match(match, "standard")
 
 
 @pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_updates_chain_in_order_and_feed_the_leaderboard():
     a, b, c = make_versions(3)
     for ranks in ([0, 1, 2], [0, 2, 1], [1, 0, 2], [0, 1, 1]):
         with transaction.atomic():
-            rate_match(finished_match([a, b, c], ranks))
+            rate_match(finished_match([a, b, c], ranks), "standard")
     assert GameLock.objects.get(game="port_royal").sequence == 4
     for v in (a, b, c):
         changes = list(RatingChange.objects.filter(rating__bot_version=v).order_by("sequence"))

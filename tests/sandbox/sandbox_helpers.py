@@ -5,7 +5,7 @@ import os
 import textwrap
 from pathlib import Path
 
-from engines.core import Game, Outcome, ranks_from_keys
+from engines.core import Game, Option, Outcome, ranks_from_keys
 
 
 class CountGame(Game):
@@ -18,7 +18,7 @@ class CountGame(Game):
     name = "Count"
     min_players = 1
     max_players = 6
-    default_options = {"moves": 8}
+    option_specs = (Option("moves", 8, "int", "moves in a game", minimum=1, maximum=1000),)
 
     class State:
         __slots__ = ("n", "moves", "total", "added", "played")

@@ -1,23 +1,9 @@
 """Pagination of every API list: ``{count, next, previous, results}`` with ``?limit=`` and ``?offset=``."""
 from __future__ import annotations
 
-import re
-
-from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-_NUMBER = re.compile(r"[0-9]{1,18}")
-
-
-def query_int(request, name: str, default: int | None, low: int, high: int | None = None) -> int | None:
-    """The query parameter ``name`` as an int in [low, high]; a clear 400 for anything else (``²``, 30 nines)."""
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not _NUMBER.fullmatch(raw) or int(raw) < low or (high is not None and int(raw) > high):
-        bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise ValidationError({name: [f"must be a whole number, {bound}; got {raw[:40]!r}"]})
-    return int(raw)
+from web.api.params import query_int
 
 
 class Page(LimitOffsetPagination):
@@ -40,3 +26,26 @@ class Page(LimitOffsetPagination):
             low, high = bounds[parameter["name"]]
             parameter["schema"].update({"minimum": low, "maximum": high})
         return parameters
+
+
+class LeaderboardPage(Page):
+    """A leaderboard's page: what the board is of (game, ruleset, its options and player counts), then the page."""
+
+    header: dict = {}
+
+    def get_paginated_response(self, data):
+        response = super().get_paginated_response(data)
+        response.data = {**self.header, **response.data}
+        return response
+
+    def get_paginated_response_schema(self, schema):
+        paginated = super().get_paginated_response_schema(schema)
+        paginated["required"] = ["game", "ruleset", "options", "players", *paginated.get("required", [])]
+        paginated["properties"] = {
+            "game": {"type": "string"},
+            "ruleset": {"type": "string", "example": "standard"},
+            "options": {"type": "object", "description": "the ruleset's full options"},
+            "players": {"type": "array", "items": {"type": "integer"}, "description": "player counts it allows"},
+            **paginated["properties"],
+        }
+        return paginated

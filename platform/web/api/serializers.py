@@ -7,12 +7,42 @@ from ratings.models import Rating
 from tournaments.models import Match, MatchSeat, Tournament
 
 
+def is_owner(context: dict, owner_id: int) -> bool:
+    """Whether the request of a serializer's context comes from the owner of a bot (``owner_id``)."""
+    user = getattr(context.get("request"), "user", None)
+    return bool(user is not None and user.is_authenticated and user.pk == owner_id)
+
+
 class BotVersionSerializer(serializers.ModelSerializer):
+    """A version of a bot. Its status (pending, valid, invalid) is public; why (the validation's findings,
+    which quote what the bot printed) and its package (file name, size, hash) are its owner's only:
+    ``null`` for everyone else."""
+
     label = serializers.CharField(read_only=True)
+    status_detail = serializers.SerializerMethodField()
+    original_name = serializers.SerializerMethodField()
+    size = serializers.SerializerMethodField()
+    sha256 = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
-        fields = ["id", "number", "label", "kind", "status", "status_detail", "size", "sha256", "created_at"]
+        fields = ["id", "number", "label", "kind", "status", "status_detail", "original_name", "size", "sha256",
+                  "created_at"]
+
+    def _own(self, obj: BotVersion) -> bool:
+        return is_owner(self.context, obj.bot.owner_id)
+
+    def get_status_detail(self, obj: BotVersion) -> str | None:
+        return obj.status_detail if self._own(obj) else None
+
+    def get_original_name(self, obj: BotVersion) -> str | None:
+        return obj.original_name if self._own(obj) else None
+
+    def get_size(self, obj: BotVersion) -> int | None:
+        return obj.size if self._own(obj) else None
+
+    def get_sha256(self, obj: BotVersion) -> str | None:
+        return obj.sha256 if self._own(obj) else None
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -21,16 +51,27 @@ class BotSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "owner", "game", "name", "description", "created_at", "versions"]
+        fields = ["id", "owner", "game", "name", "description", "accepts_challenges", "created_at", "versions"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
+    """A seat of a match. Fault counts are public; the faults' details and the tail of the bot's stderr
+    (both may quote what the bot printed) are its owner's only: ``null`` for everyone else."""
+
     bot_version = serializers.IntegerField(source="bot_version_id")
     label = serializers.CharField(source="bot_version.label")
+    fault_log = serializers.SerializerMethodField()
+    stderr_tail = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot_version", "label", "rank", "score", "faults", "forfeited"]
+        fields = ["seat", "bot_version", "label", "rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"]
+
+    def get_fault_log(self, obj: MatchSeat) -> list[dict] | None:
+        return obj.fault_log if is_owner(self.context, obj.bot_version.bot.owner_id) else None
+
+    def get_stderr_tail(self, obj: MatchSeat) -> str | None:
+        return obj.stderr_tail if is_owner(self.context, obj.bot_version.bot.owner_id) else None
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -39,7 +80,7 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = ["id", "tournament", "purpose", "game", "options", "seed", "status", "attempts", "num_moves",
-                  "rated", "created_at", "started_at", "finished_at", "seats"]
+                  "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
 
 
 class EntrySerializer(serializers.Serializer):
@@ -50,11 +91,13 @@ class EntrySerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username", default=None, read_only=True, allow_null=True)
     entries = serializers.SerializerMethodField()
+    rated_display = serializers.CharField(read_only=True, help_text='"rated (<ruleset>)" or "friendly (not rated)"')
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "rounds", "max_matches",
-                  "options", "seed", "status", "created_by", "created_at", "finished_at", "entries", "plan"]
+                  "planned_matches", "options", "seed", "rated", "ruleset", "rated_display", "status", "created_by",
+                  "created_at", "finished_at", "entries", "plan"]
 
     @extend_schema_field(EntrySerializer(many=True))
     def get_entries(self, obj):
@@ -72,9 +115,11 @@ class TournamentCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=[f.value for f in Tournament.Format], default="round_robin")
     rounds = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: 0 = automatic")
     max_matches = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
-                                           help_text="ladder: 0 = until stopped")
+                                           help_text="ladder: matches to play (0 = until stopped: staff only)")
     options = serializers.DictField(default=dict)
     seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
+    rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset "
+                                                              "of the game; every other tournament is friendly")
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -84,7 +129,7 @@ class RatingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["bot_version", "label", "mu", "sigma", "conservative", "games"]
+        fields = ["bot_version", "label", "ruleset", "mu", "sigma", "conservative", "games"]
 
 
 class BotUploadSerializer(serializers.Serializer):
@@ -92,15 +137,34 @@ class BotUploadSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=64)
     description = serializers.CharField(max_length=300, required=False, allow_blank=True)
     file = serializers.FileField(allow_empty_file=True)
+    accepts_challenges = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                                  help_text="let other players enter the bot in their friendly "
+                                                            "tournaments (omitted: unchanged; a new bot: false)")
+
+
+class BotSettingsSerializer(serializers.Serializer):
+    """What a bot's owner may change after upload (PATCH /api/bots/{id}/)."""
+
+    accepts_challenges = serializers.BooleanField(required=False)
+    description = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
 
 # --- Shapes of responses built in the views (the schema names them; the views fill them) ---------------------
+class RulesetSerializer(serializers.Serializer):
+    options = serializers.DictField(help_text="overrides of the defaults")
+    players = serializers.ListField(child=serializers.IntegerField())
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     options = serializers.DictField(help_text="every option the game accepts, with its default")
+    options_schema = serializers.DictField(help_text="the options as a JSON Schema object: what a tournament's "
+                                                     "`options` may hold")
+    rated_rulesets = serializers.DictField(child=RulesetSerializer(),
+                                           help_text="the rated rulesets by name: option overrides, player counts")
 
 
 class LeaderboardRowSerializer(RatingSerializer):

@@ -13,15 +13,17 @@ from rest_framework.response import Response
 
 from bots.models import Bot, BotVersion
 from bots.selectors import BotNotFound, resolve_version
-from bots.services import read_upload, upload_version
+from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
-from ratings.selectors import leaderboard, rating_history
+from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Match, Tournament
-from tournaments.selectors import public_log, tournament_progress, tournament_standings
+from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
-from web.api.pagination import query_int
+from web.api.pagination import LeaderboardPage
+from web.api.params import query_bool, query_int
+from web.api.parsers import JSONBodyParser
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
 ID_RE = re.compile(r"[0-9]{1,18}")
@@ -33,7 +35,9 @@ GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), descrip
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
     return {"id": game.id, "name": game.name, "min_players": game.min_players, "max_players": game.max_players,
-            "options": game.default_options}
+            "options": game.default_options, "options_schema": game.options_schema(),
+            "rated_rulesets": {name: {"options": overrides, "players": list(game.preset_players(name))}
+                               for name, overrides in game.rated_presets.items()}}
 
 def check_game(game_id: str) -> str:
     if game_id not in available_games():
@@ -55,7 +59,7 @@ def choice_filter(request, name: str, choices) -> str | None:
 
 
 class GameList(MethodCheckedFirst, generics.ListAPIView):
-    """The games, their player counts and their options with defaults."""
+    """The games: player counts, options with their defaults and as a JSON Schema, rated rulesets."""
 
     permission_classes = [permissions.AllowAny]
     serializer_class = s.GameSerializer
@@ -66,31 +70,52 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
+    OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
     OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
-    """A game's TrueSkill leaderboard, best conservative estimate (mu - 3 sigma) first."""
+    """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
+    conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
 
     permission_classes = [permissions.AllowAny]
     serializer_class = s.LeaderboardRowSerializer
+    pagination_class = LeaderboardPage
+
+    def ruleset(self) -> str:
+        game = check_game(self.kwargs["game"])
+        ruleset = self.request.query_params.get("ruleset") or STANDARD
+        rulesets = get_game(game).rated_presets
+        if ruleset not in rulesets:
+            raise NotFound(f"{game} has no rated ruleset {ruleset[:40]!r}; rated rulesets: {', '.join(rulesets)}")
+        return ruleset
 
     def get_queryset(self):
-        return leaderboard(check_game(self.kwargs["game"]))
+        return leaderboard(self.kwargs["game"], self.ruleset())
 
     def list(self, request, *args, **kwargs):
+        game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
         page = self.paginate_queryset(self.get_queryset())
-        with_history = request.query_params.get("history", "").lower() in {"1", "true", "yes"}
+        with_history = query_bool(request, "history")
         for position, rating in enumerate(page, self.paginator.offset + 1):
             rating.rank = position
             rating.history = rating_history(rating) if with_history else None
+        self.paginator.header = {"game": game.id, "ruleset": ruleset,
+                                 "options": game.options(game.rated_presets[ruleset]),
+                                 "players": list(game.preset_players(ruleset))}
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Bots and versions. POST (multipart: game, name, file, description) uploads a new version."""
+    """Bots and versions. POST (multipart: game, name, file, description, accepts_challenges) uploads a new
+    version; PATCH (accepts_challenges, description) changes the owner's bot."""
 
     serializer_class = s.BotSerializer
-    parser_classes = [MultiPartParser]
     lookup_value_regex = ID_PATTERN
+
+    def get_parsers(self):
+        # The upload is multipart; the owner's changes (PATCH) are JSON.
+        if getattr(self, "request", None) is not None and self.request.method == "PATCH":
+            return [JSONBodyParser()]
+        return [MultiPartParser()]
 
     @extend_schema(request={"multipart/form-data": s.BotUploadSerializer},
                    responses={201: s.UploadedVersionSerializer})
@@ -99,10 +124,21 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         form.is_valid(raise_exception=True)
         v = form.validated_data
         version = upload_version(owner=request.user, game=v["game"], name=v["name"], filename=v["file"].name,
-                                 data=read_upload(v["file"]), description=v.get("description", ""))
-        data = s.BotVersionSerializer(version).data
+                                 data=read_upload(v["file"]), description=v.get("description", ""),
+                                 accepts_challenges=v["accepts_challenges"])
+        data = s.BotVersionSerializer(version, context=self.get_serializer_context()).data
         data["bot"] = version.bot_id
         return Response(data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request={"application/json": s.BotSettingsSerializer}, responses=s.BotSerializer)
+    def partial_update(self, request, *args, **kwargs):
+        bot = self.get_object()
+        if bot.owner_id != request.user.pk:
+            raise PermissionDenied("only the bot's owner may change it")
+        form = s.BotSettingsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        update_bot(bot, **form.validated_data)
+        return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
@@ -131,8 +167,9 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         tournament = create_tournament(name=v["name"], game=v["game"], bot_versions=versions, seats=v["seats"],
                                        games_per_pairing=v["games_per_pairing"], options=v["options"],
                                        seed=v["seed"], format=v["format"], rounds=v["rounds"],
-                                       max_matches=v["max_matches"], created_by=request.user)
-        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+                                       max_matches=v["max_matches"], created_by=request.user, rated=v["rated"])
+        return Response(s.TournamentSerializer(tournament, context=self.get_serializer_context()).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
@@ -177,7 +214,7 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = ID_PATTERN
 
     def get_queryset(self):
-        qs = Match.objects.prefetch_related("seats__bot_version__bot__owner").order_by("-id")
+        qs = visible_matches(self.request.user).prefetch_related("seats__bot_version__bot__owner").order_by("-id")
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)

@@ -29,7 +29,8 @@ class Command(BaseCommand):
             time.sleep(3)  # let the workers connect before the clock starts
             started = time.perf_counter()
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=2, games_per_pairing=matches,
-                                           bot_versions=[versions["random"], versions["heuristic"]], seed=99)
+                                           bot_versions=[versions["random"], versions["heuristic"]], seed=99,
+                                           rated=True)
             while tournament_progress(tournament)["done"] < matches:
                 time.sleep(0.05)
             elapsed = time.perf_counter() - started

@@ -37,7 +37,8 @@ class Command(BaseCommand):
             self.stdout.write(self.style.MIGRATE_HEADING(f"\n{engine.name}: {', '.join(bots)} at {seats} seats"))
             call_command("runtournament", game=game, bots=bots, seats=seats,
                          games=games if game == "port_royal" else other_games, seed=1,
-                         name=f"{engine.name} demo", workers=workers, stdout=self.stdout, stderr=self.stderr)
+                         name=f"{engine.name} demo", rated=True, workers=workers, stdout=self.stdout,
+                         stderr=self.stderr)
 
     def upload_starters(self) -> dict[str, list[str]]:
         """Upload each starter once (the demo player's bot ``starter``, or ``smart``); returns valid specs."""

@@ -31,6 +31,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
         parser.add_argument("--name", default="")
+        parser.add_argument("--rated", action="store_true",
+                            help="a rated tournament (the game's standard or a rated preset's options): its "
+                                 "matches move the public leaderboard; without it the tournament is friendly")
         parser.add_argument("--workers", type=int, default=None,
                             help="local worker processes to start (default: one per core with the embedded "
                                  "broker, none with an external broker whose workers already run)")
@@ -49,13 +52,14 @@ class Command(BaseCommand):
             tournament = create_tournament(
                 name=o["name"] or f"{o['game']} round robin", game=o["game"], bot_versions=versions,
                 seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"],
-                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"])
+                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"], rated=o["rated"])
         except (BotNotFound, TournamentError) as exc:
             raise CommandError(str(exc)) from None
         embedded = settings.CELERY_BROKER_URL.startswith("filesystem")
         count = o["workers"] if o["workers"] is not None else ((os.cpu_count() or 1) if embedded else 0)
         procs = start_workers(count) if count else []
-        self.stdout.write(f"tournament {tournament.pk} ({tournament.get_format_display()}) on "
+        self.stdout.write(f"tournament {tournament.pk} ({tournament.get_format_display()}, "
+                          f"{tournament.rated_display}) on "
                           f"{count or 'the running'} worker(s)")
         try:
             self.wait(tournament, o["timeout"])
@@ -94,7 +98,9 @@ class Command(BaseCommand):
 
     def print_leaderboard(self, tournament: Tournament) -> None:
         rows = tournament_standings(tournament)
-        self.stdout.write(f"\nLeaderboard, {tournament.game} (TrueSkill; sorted by mu - 3*sigma)")
+        ruleset = tournament.ruleset or "standard"
+        self.stdout.write(f"\nLeaderboard, {tournament.game}, {ruleset} ruleset (TrueSkill; sorted by mu - 3*sigma)"
+                          + ("" if tournament.rated else "; this friendly tournament did not change it"))
         self.stdout.write(f"{'rank':>4}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'avg rank':>9}")
         for i, r in enumerate(rows, 1):
             if r["mu"] is None:
