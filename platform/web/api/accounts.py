@@ -11,6 +11,7 @@ from django.contrib.auth import authenticate, user_logged_in
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -140,6 +141,10 @@ class RegisterView(MethodCheckedFirst, APIView):
     def post(self, request):
         form = RegisterSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        player = form.save()
-        token = Token.objects.create(user=player)
+        try:
+            with transaction.atomic():
+                player = form.save()
+                token = Token.objects.create(user=player)
+        except IntegrityError:  # the same username registered a moment ago, between the check and the insert
+            raise ValidationError({"username": ["A user with that username already exists."]}) from None
         return Response({"username": player.username, "token": token.key}, status=status.HTTP_201_CREATED)
