@@ -160,7 +160,8 @@ def test_wrong_typed_option_values_are_400_in_every_game(api, game, db):
             response = api.post("/api/tournaments/", body, format="json")
             assert response.status_code in (201, 400), (game, option, value, response.content[:300])
             if response.status_code == 400:
-                assert_error_shape(response, 400)
+                body = assert_error_shape(response, 400, "invalid")
+                assert body.get("fields", {}).keys() <= {f"options.{option}"}, body
 
 
 def test_field_errors_have_a_string_detail_and_the_fields(api):

@@ -70,6 +70,9 @@ def field_messages(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, answering in the API's shape; ``None`` (a 500) for what is not an API error."""
+    if isinstance(exc, BadOptions) and exc.option:  # the engine names the option at fault
+        return Response(error_body("invalid", str(exc), {f"options.{exc.option}": [str(exc)]}),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, (TournamentError, BadOptions, BotNotFound, UploadError)):
         return Response(error_body("invalid", str(exc)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
@@ -87,7 +90,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return response
     drf_detail = response.data.get("detail") if isinstance(response.data, dict) else response.data
     code = getattr(drf_detail, "code", None) or CODES.get(response.status_code, "error")
-    detail = str(drf_detail) if drf_detail else HTTPStatus(response.status_code).phrase
+    detail = str(drf_detail) if drf_detail else _phrase(response.status_code)
     response.data = error_body(code, detail)
     return response
 
@@ -101,6 +104,13 @@ class MethodCheckedFirst:
         if method not in self.http_method_names or not hasattr(self, method):
             raise MethodNotAllowed(request.method)
         super().initial(request, *args, **kwargs)
+
+
+def _phrase(code: int) -> str:
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return "Error"
 
 
 def _is_json(response: HttpResponse) -> bool:
@@ -118,13 +128,12 @@ class ApiErrorMiddleware:
         if not request.path.startswith(API_PREFIX) or response.status_code < 400 or _is_json(response):
             return response
         code = response.status_code
-        phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "Error"
         if code == 404:
             detail = f"no API endpoint at {request.path}; the endpoints are listed at {API_PREFIX}docs/"
         elif code >= 500:
             detail = "the server failed on this request; it is logged"
         else:
-            detail = phrase
+            detail = _phrase(code)
         shaped = JsonResponse(error_body(CODES.get(code, "error"), detail), status=code)
         for header in KEPT_HEADERS:
             if header in response:
