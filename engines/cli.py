@@ -1,4 +1,4 @@
-"""Command line for bot authors: ``python -m engines play|replay|bench``."""
+"""Command line for bot authors: ``python -m engines play|replay|view|bench``."""
 from __future__ import annotations
 
 import argparse
@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay a match log and check its outcome")
     rep.add_argument("file")
+
+    view = sub.add_parser("view", help="write a match log as one self-contained HTML page (the match viewer)")
+    view.add_argument("file", help="a match log (JSON), e.g. from play --log")
+    view.add_argument("-o", "--output", help="the HTML file to write (default: the log's name with .html)")
 
     bench = sub.add_parser("bench", help="measure engine speed (random self-play) or protocol overhead")
     bench.add_argument("--game", choices=GAME_IDS, help="default: every game")
@@ -137,6 +141,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engines.view import render_html
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            log = MatchLog.from_dict(json.load(fh))
+        page = render_html(log)
+    except (OSError, ValueError, KeyError, IllegalAction, ReplayMismatch) as exc:
+        print(f"view failed: {exc}", file=sys.stderr)
+        return 1
+    output = Path(args.output or Path(args.file).with_suffix(".html"))
+    output.write_text(page, encoding="utf-8")
+    print(f"{output}: {len(log.moves)} moves, {len(page.encode()) // 1024} KiB; open it in a browser")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engines.bench import bench_game
 
@@ -171,4 +193,5 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return {"play": cmd_play, "replay": cmd_replay, "bench": cmd_bench, "versus": cmd_versus}[args.command](args)
+    return {"play": cmd_play, "replay": cmd_replay, "bench": cmd_bench, "versus": cmd_versus,
+            "view": cmd_view}[args.command](args)

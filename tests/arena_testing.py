@@ -30,6 +30,26 @@ def need_services(*services: tuple[str, str, int]) -> None:
         pytest.skip(message + " (set ARENA_REQUIRE_SERVICES=1 to make this a failure)")
 
 
+def tools_required() -> bool:
+    """In CI (and wherever services are required) a missing sandbox or browser fails its tests instead of
+    skipping them."""
+    return require_services() or os.environ.get("CI") == "true"
+
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium")
+
+
+def browser_problem() -> str | None:
+    """Why the browser tests cannot run here (Playwright driving Debian's Chromium), or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[dev]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (deploy/system-deps.sh installs it with apt; ARENA_CHROMIUM names another)"
+    return None
+
+
 def token_client(player):
     """An API client that authenticates as ``player`` with its token."""
     from rest_framework.authtoken.models import Token

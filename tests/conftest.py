@@ -1,11 +1,9 @@
 """Shared fixtures. Engine tests need no database; platform tests use pytest-django's."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from arena_testing import require_services
+from arena_testing import browser_problem, tools_required
 
 
 @pytest.fixture
@@ -17,23 +15,22 @@ def builtin_versions(db):
 
 
 # In CI (and wherever services are required) a missing sandbox fails the sandbox tests instead of skipping them.
-REQUIRED = require_services() or os.environ.get("CI") == "true"
+REQUIRED = tools_required()
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``sandbox`` skip (saying why) where bubblewrap cannot run, unless required."""
+    """Tests marked ``sandbox`` (``browser``) skip, saying why, where bubblewrap (Chromium) cannot run,
+    unless required."""
     from engines.sandbox import sandbox_problem
 
-    marked = [item for item in items if item.get_closest_marker("sandbox")]
-    if not marked:
-        return
-    problem = sandbox_problem()
-    if problem is None:
-        return
-    if REQUIRED:
-        return  # _require_sandbox fails each of them loudly
-    for item in marked:
-        item.add_marker(pytest.mark.skip(reason=f"sandbox unavailable: {problem}"))
+    for marker, find_problem, what in (("sandbox", sandbox_problem, "sandbox"), ("browser", browser_problem, "browser")):
+        marked = [item for item in items if item.get_closest_marker(marker)]
+        if not marked or REQUIRED:
+            continue  # when required, _require_sandbox / _require_browser fail each of them loudly
+        problem = find_problem()
+        if problem is not None:
+            for item in marked:
+                item.add_marker(pytest.mark.skip(reason=f"{what} unavailable: {problem}"))
 
 
 @pytest.fixture(autouse=True)
@@ -44,3 +41,11 @@ def _require_sandbox(request):
         problem = sandbox_problem()
         if problem is not None:
             pytest.fail(f"the sandbox is required here (CI / ARENA_REQUIRE_SERVICES=1) but: {problem}")
+
+
+@pytest.fixture(autouse=True)
+def _require_browser(request):
+    if request.node.get_closest_marker("browser") and REQUIRED:
+        problem = browser_problem()
+        if problem is not None:
+            pytest.fail(f"the browser is required here (CI / ARENA_REQUIRE_SERVICES=1) but: {problem}")

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
+    path("matches/<int:pk>/frames.json", views.match_frames, name="match-frames"),
     path("bots/<int:pk>/", views.bot_detail, name="bot"),
     path("bots/<int:pk>/settings/", views.bot_settings, name="bot-settings"),
     path("me/", views.me, name="me"),

@@ -6,6 +6,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
+from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
@@ -14,12 +15,14 @@ from bots.models import Bot, BotVersion
 from bots.selectors import versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
+from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
+from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
 
 
 def _game_or_404(game_id: str):
@@ -74,18 +77,35 @@ def match_detail(request, pk: int):
     match = get_object_or_404(visible_matches(request.user).select_related("tournament"), pk=pk)
     engine = get_game(match.game)
     seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
-    labels = {s.seat: s.bot_version.label for s in seats}
-    moves = []
-    if match.log:
-        for i, (seat, action, ms) in enumerate(match.log["moves"]):
-            moves.append({"index": i + 1, "seat": seat, "bot": labels.get(seat, seat),
-                          "action": engine.describe_action(action), "ms": ms})
-    # A bot's faults are public; its stderr is shown to its owner only.
+    # A bot's faults are public (the viewer marks them); its stderr is shown to its owner only.
     own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
     ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
+    viewer = None
+    if match.log:
+        viewer = {"assets": shell_assets(match.game),
+                  "config": {"framesUrl": reverse("match-frames", args=[match.pk]),
+                             "allowedSeats": allowed_seat_views(match, request.user)}}
     # An engine error's traceback names the server's files (and a bot's package): for staff only.
-    return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked, "moves": moves,
-                                              "own_seats": own_seats, "show_error": request.user.is_staff})
+    return render(request, "web/match.html", {"match": match, "engine": engine, "seats": ranked,
+                                              "own_seats": own_seats, "viewer": viewer,
+                                              "show_error": request.user.is_staff})
+
+
+def match_frames(request, pk: int):
+    """The viewer's data of a finished match (``?seat=K``: that seat's view, if the requester may see it)."""
+    match = get_object_or_404(visible_matches(request.user), pk=pk)
+    seat = request.GET.get("seat")
+    if seat is not None and not seat.isdigit():
+        return JsonResponse({"error": "invalid", "detail": "seat must be a seat number"}, status=400)
+    try:
+        body = frames_gzip(match, None if seat is None else int(seat), request.user)
+    except SeatViewRefused as exc:
+        return JsonResponse({"error": "forbidden", "detail": str(exc)}, status=403)
+    except LookupError as exc:
+        return JsonResponse({"error": "not_found", "detail": str(exc)}, status=404)
+    except ValueError as exc:
+        return JsonResponse({"error": "invalid", "detail": str(exc)}, status=400)
+    return gzipped_json(request, body)
 
 
 def match_log(request, pk: int):

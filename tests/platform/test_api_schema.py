@@ -110,5 +110,7 @@ def test_the_docs_page_is_served_from_local_static_files(db):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.filter_too_much])
 def test_every_operation_answers_within_its_contract(case, seeded):
-    case.call_and_validate(excluded_checks=UNCHECKABLE)
-    case.call_and_validate(headers=restore_token(), excluded_checks=UNCHECKABLE)
+    # The in-process WSGI client does not undo Content-Encoding (an HTTP client would): ask for plain bodies.
+    plain = {"Accept-Encoding": "identity"}
+    case.call_and_validate(headers=plain, excluded_checks=UNCHECKABLE)
+    case.call_and_validate(headers={**plain, **restore_token()}, excluded_checks=UNCHECKABLE)

@@ -7,7 +7,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ParseError, PermissionDenied, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -24,6 +24,7 @@ from web.api.errors import MethodCheckedFirst
 from web.api.pagination import LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
+from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
 ID_RE = re.compile(r"[0-9]{1,18}")
@@ -31,6 +32,7 @@ ID_PATTERN = ID_RE.pattern
 
 GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), description="only this game")
 
+from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
@@ -235,3 +237,22 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
         if match.log is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
         return Response(public_log(match.log))
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[
+        OpenApiParameter("seat", {"type": "integer", "minimum": 0, "maximum": 99},
+                         description="that seat's view (its bot's owner, staff, or games whose seat views are public)")])
+    @action(detail=True, methods=["get"])
+    def frames(self, request, pk=None):
+        """The match viewer's data; ``?seat=K``: seat K's view (its bot's owner, staff, or any visitor
+        where the game's seat views are public)."""
+        match = self.get_object()
+        seat = query_int(request, "seat", None, 0, 99)
+        try:
+            body = frames_gzip(match, seat, request.user)
+        except SeatViewRefused as exc:
+            raise PermissionDenied(str(exc)) from None
+        except LookupError as exc:
+            raise NotFound(str(exc)) from None
+        except ValueError as exc:
+            raise ParseError(str(exc)) from None
+        return gzipped_json(request, body)
