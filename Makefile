@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 PYTEST_ARGS ?=
+PORT ?= 8000
 
 .PHONY: setup test demo serve bench clean
 
@@ -27,12 +28,10 @@ test: $(STAMP)
 	ARENA_DATA_DIR=$(CURDIR)/var/test $(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 demo: setup
-	$(PY) manage.py demo
-	@echo "Open http://127.0.0.1:8000 (Ctrl-C stops the site)"
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py demo --port $(PORT)
 
 serve: setup
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py serve --port $(PORT)
 
 bench: $(STAMP)
 	$(PY) -m engines bench

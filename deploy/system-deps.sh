@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages the arena needs beside Python: bubblewrap, the sandbox of uploaded bots, and
-# chromium, the browser the viewer's tests drive with Playwright (never a downloaded browser).
-# Installs them where apt is available and we may use it (root, or passwordless sudo); elsewhere it
-# says what is missing: uploaded bots are then refused (built-in bots still play) and the browser
-# tests are skipped.
+# Debian packages the arena needs beside Python: bubblewrap, the sandbox of uploaded bots; nodejs, the
+# interpreter of JavaScript bots; and chromium, the browser the viewer's tests drive with Playwright
+# (never a downloaded browser). Installs them where apt is available and we may use it (root, or
+# passwordless sudo); elsewhere it says what is missing: uploaded bots are then refused (built-in bots
+# still play), JavaScript bots wait for a worker with node, and the browser tests are skipped.
 set -u
 missing=()
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
 command -v chromium >/dev/null 2>&1 || [ -x "${ARENA_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
@@ -23,6 +24,7 @@ fi
 for package in "${missing[@]}"; do
   case $package in
     bubblewrap) echo "warning: could not install bubblewrap: uploaded bots will be refused until it is installed" >&2 ;;
+    nodejs) echo "warning: could not install nodejs: JavaScript bots cannot run here until it is installed" >&2 ;;
     chromium) echo "warning: could not install chromium: the browser tests of the match viewer will be skipped" >&2 ;;
   esac
 done

@@ -60,26 +60,3 @@ class RandomBot(Bot):
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
         return self.rng.randrange(len(legal_actions))
-
-
-def is_program_spec(spec: str) -> bool:
-    """True when a bot spec names a program on disk (a path) rather than a built-in bot."""
-    return "/" in spec or spec.endswith((".py", ".zip"))
-
-
-def make_bot(spec: str, game_id: str, seed: int, **program_options: Any) -> Bot:
-    """A bot from a spec: a built-in name (``random``, ``heuristic``) or a path to a bot program.
-
-    Programs run in the sandbox (``engines.sandbox``); ``program_options`` are passed to it
-    (e.g. ``trusted=True`` for a local run without bubblewrap).
-    """
-    from engines.games import builtin_bots
-
-    if is_program_spec(spec):
-        from engines.sandbox import ProgramBot
-
-        return ProgramBot.from_path(spec, **program_options)
-    bots = builtin_bots(game_id)
-    if spec not in bots:
-        raise KeyError(f"{game_id} has no built-in bot {spec!r}; built-in bots: {', '.join(sorted(bots))}")
-    return bots[spec](seed=seed)

@@ -1,4 +1,4 @@
-"""Command line for bot authors: ``python -m engines play|replay|view|bench``."""
+"""Command line for bot authors: ``python -m engines play|versus|replay|view|bench``."""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, Sequence
 
-from engines.bots import is_program_spec, make_bot
+from engines.players import is_program_spec, make_bot
 from engines.core import BadOptions, IllegalAction
 from engines.games import GAME_IDS, available_games, get_game
 from engines.match import Decision, MatchLimits, MatchLog, ReplayMismatch, play_match, replay
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play one match and print the ranking")
+    play = sub.add_parser("play", help="play one match and print the places (1 = first)")
     play.add_argument("--game", required=True, choices=GAME_IDS)
     play.add_argument("--bots", nargs="+", required=True,
                       help="one per seat: a built-in bot name (random, heuristic) or a path to a bot (.py, .zip, folder)")
@@ -41,12 +41,22 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--move-ms", type=int, default=2000, help="wall-clock limit per decision of a bot program")
     play.add_argument("--match-ms", type=int, default=120_000, help="time bank per bot program for the match")
 
-    vs = sub.add_parser("versus", help="many seeded matches with seats rotated: average rank per bot")
+    vs = sub.add_parser("versus", help="many seeded matches with seats rotated: games, wins, average place "
+                                       "(95%% CI), faults per bot")
     vs.add_argument("--game", required=True, choices=GAME_IDS)
-    vs.add_argument("--bots", nargs="+", required=True, help="built-in bot names, one per seat")
-    vs.add_argument("--games", type=int, default=1000)
-    vs.add_argument("--seed", type=int, default=0)
+    vs.add_argument("--bots", nargs="+", required=True,
+                    help="one per seat: built-in bot names or paths to bots (.py, .js, .zip, folder), e.g. "
+                         "./v2.py ./v1.py heuristic")
+    vs.add_argument("--games", type=int, default=1000, help="matches to play (seats rotate every match)")
+    vs.add_argument("--seed", type=int, default=0, help="match g is played with seed SEED+g")
+    vs.add_argument("--jobs", "-j", type=int, default=1, help="matches played in parallel (processes)")
     vs.add_argument("--options", type=_json_arg, default={})
+    vs.add_argument("--trusted", action="store_true",
+                    help="run bot programs without the bubblewrap sandbox (your own code, on your own machine)")
+    vs.add_argument("--max-faults", type=int, default=3)
+    vs.add_argument("--move-ms", type=int, default=2000, help="wall-clock limit per decision of a bot program")
+    vs.add_argument("--match-ms", type=int, default=120_000, help="time bank per bot program for the match")
+    vs.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
     rep = sub.add_parser("replay", help="replay a match log and check its outcome")
     rep.add_argument("file")
@@ -65,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--compare", metavar="ENGINE", help="also run another engine side by side (catan: catanatron)")
     bench.add_argument("--protocol", action="store_true",
                        help="per-decision overhead of a trivial bot through the sandbox vs a raw pipe")
+    bench.add_argument("--language", choices=["python", "node"], default="python",
+                       help="with --protocol: the language of the trivial bot")
     return parser
 
 
@@ -124,7 +136,7 @@ def print_result(log: MatchLog) -> None:
         if seat in log.forfeits:
             notes.append("forfeited")
         extra = f"  ({', '.join(notes)})" if notes else ""
-        print(f"  rank {outcome['ranks'][seat] + 1}  seat {seat}  {log.seats[seat]:<20} score {outcome['scores'][seat]}{extra}")
+        print(f"  place {outcome['ranks'][seat] + 1}  seat {seat}  {log.seats[seat]:<20} score {outcome['scores'][seat]}{extra}")
     for f in log.faults:
         print(f"  fault: seat {f['seat']} move {f['move']} {f['kind']}: {f['detail']}")
 
@@ -165,7 +177,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.protocol:
         from engines.sandbox.bench import bench_protocol
 
-        print(json.dumps(bench_protocol(seconds=args.seconds)))
+        print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)))
         return 0
     if args.compare:
         if not args.game:
@@ -185,9 +197,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_versus(args: argparse.Namespace) -> int:
-    from engines.versus import versus
+    from engines.versus import check_specs, format_report, versus
 
-    print(json.dumps(versus(args.game, args.bots, args.games, args.seed, args.options)))
+    if args.games < 1 or args.jobs < 1:
+        print("error: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        check_specs(args.game, args.bots)
+        get_game(args.game).options(args.options)
+    except (KeyError, ValueError, OSError, BadOptions) as exc:
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 2
+    result = versus(args.game, args.bots, args.games, args.seed, args.options, jobs=args.jobs, trusted=args.trusted,
+                    move_ms=args.move_ms, match_ms=args.match_ms, max_faults=args.max_faults)
+    print(json.dumps(result) if args.json else format_report(result))
     return 0
 
 

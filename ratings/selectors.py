@@ -21,7 +21,7 @@ def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
 def rating_history(rating: Rating) -> list[dict]:
     """The rating after each of its matches, in the order they were applied."""
     return [
-        {"sequence": c.sequence, "match": c.match_id, "rank": c.rank, "mu": c.mu_after, "sigma": c.sigma_after,
+        {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after, "sigma": c.sigma_after,
          "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
         for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
     ]

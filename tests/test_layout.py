@@ -41,3 +41,29 @@ def test_nothing_reads_the_shared_folder():
             if any(needle in text for needle in NEEDLES):
                 offenders.append(name)
     assert offenders == []
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a Python file imports (at any depth: lazy imports count too)."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_the_bots_app_does_not_depend_on_tournaments():
+    """Tournaments depend on bot versions; validation lives on the matches' side, so imports flow one way."""
+    offenders = {str(p.relative_to(ROOT)): sorted(m for m in _imports(p) if m.split(".")[0] == "tournaments")
+                 for p in (ROOT / "platform" / "bots").rglob("*.py")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_the_bot_interface_does_not_import_the_sandbox():
+    """engines.bots is below engines.sandbox (which runs programs as Bots); engines.players joins them."""
+    assert not {m for m in _imports(ROOT / "engines" / "bots.py") if m.startswith("engines.sandbox")}
+    assert "engines.bots" in _imports(ROOT / "engines" / "sandbox" / "runner.py")

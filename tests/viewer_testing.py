@@ -14,7 +14,7 @@ def stored_match(game: str, owner, seed: int = 1):
 
     from bots.models import Bot, BotVersion
     from bots.services import register_builtin_bots
-    from engines.bots import make_bot
+    from engines.players import make_bot
     from engines.match import play_match
     from tournaments.models import Match, MatchSeat, Tournament
 

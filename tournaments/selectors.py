@@ -24,7 +24,11 @@ def seeding_ruleset(tournament: Tournament) -> str:
 
 
 def tournament_standings(tournament: Tournament) -> list[dict]:
-    """Entries with their current rating (of the tournament's ruleset) and their results here, best first."""
+    """Entries with their current rating (of the tournament's ruleset) and their results here, best first.
+
+    ``games``: rated games of the version under that ruleset, in all tournaments (what its rating rests on);
+    ``matches``, ``wins``, ``average_place``: its finished matches in this tournament (place 1 = first).
+    """
     rows = []
     entries = list(tournament.entry_set.select_related("bot_version__bot__owner"))
     ratings = ratings_of([e.bot_version_id for e in entries], seeding_ruleset(tournament))
@@ -42,7 +46,7 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             "games": rating.games if rating else 0,
             "matches": len(ranks),
             "wins": sum(1 for r in ranks if r == 0),
-            "average_rank": (sum(ranks) / len(ranks) + 1) if ranks else None,
+            "average_place": (sum(ranks) / len(ranks) + 1) if ranks else None,  # seat ranks are 0-based
         })
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows

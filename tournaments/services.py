@@ -15,7 +15,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from bots.models import BotVersion
-from engines.bots import Bot, make_bot
+from engines.bots import Bot
+from engines.players import make_bot
 from engines.core import BadOptions
 from engines.games import available_games, get_game
 from engines.match import MatchLimits, play_match

@@ -27,27 +27,40 @@ def data_dir() -> Path:
     return Path(settings.DATA_DIR)
 
 
+def logs_dir() -> Path:
+    logs = data_dir() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    return logs
+
+
+def worker_command(node: str, loglevel: str = "WARNING") -> list[str]:
+    """One Celery worker process, a solo pool: one match at a time."""
+    return [sys.executable, "-m", "celery", "-A", "arena", "worker", "--pool=solo", f"--loglevel={loglevel}",
+            "-n", f"{node}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
+def beat_command(loglevel: str = "WARNING") -> list[str]:
+    """The scheduler that triggers the reconciler (exactly one per deployment)."""
+    return [sys.executable, "-m", "celery", "-A", "arena", "beat", f"--loglevel={loglevel}",
+            "-s", str(data_dir() / "celerybeat-schedule")]
+
+
 def start_workers(count: int, name: str = "arena", loglevel: str = "WARNING", beat: bool = False) -> list[subprocess.Popen]:
     """Start ``count`` worker processes (each a solo pool: one match at a time per process).
 
     With ``beat`` one more process runs the scheduler that triggers the reconciler. Their output goes
-    to ``<data dir>/logs/``.
+    to ``<data dir>/logs/``. For a long-running platform use ``tournaments.supervisor`` (restarts, signals).
     """
-    logs = data_dir() / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
+    logs = logs_dir()
     procs = []
     for i in range(count):
-        cmd = [sys.executable, "-m", "celery", "-A", "arena", "worker", "--pool=solo", f"--loglevel={loglevel}",
-               "-n", f"{name}-{i + 1}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         with open(logs / f"{name}-{i + 1}.log", "ab") as out:
-            procs.append(subprocess.Popen(cmd, cwd=ROOT, env=worker_env(), start_new_session=True,
-                                          stdout=out, stderr=subprocess.STDOUT))
+            procs.append(subprocess.Popen(worker_command(f"{name}-{i + 1}", loglevel), cwd=ROOT, env=worker_env(),
+                                          start_new_session=True, stdout=out, stderr=subprocess.STDOUT))
     if beat:
         with open(logs / "beat.log", "ab") as out:
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "arena", "beat", f"--loglevel={loglevel}",
-                 "-s", str(data_dir() / "celerybeat-schedule")],
-                cwd=ROOT, env=worker_env(), start_new_session=True, stdout=out, stderr=subprocess.STDOUT))
+            procs.append(subprocess.Popen(beat_command(loglevel), cwd=ROOT, env=worker_env(), start_new_session=True,
+                                          stdout=out, stderr=subprocess.STDOUT))
     return procs
 
 

@@ -2,7 +2,7 @@
 
 Importable without Django. The upload calls ``check_package(data, filename)`` (a ``BotPackage`` or a
 ``PackageError`` with a message for the user) and ``BotPackage.store(folder)``; matches run
-``ProgramBot(folder, package.argv)`` or ``ProgramBot.from_path(path)``. ``sandbox_problem()`` says why
+``ProgramBot(folder, package.command)`` or ``ProgramBot.from_path(path)``. ``sandbox_problem()`` says why
 the sandbox cannot run here (None when it can); untrusted code is then refused with
 ``SandboxUnavailable`` unless ``trusted=True``.
 """

@@ -23,6 +23,11 @@ from engines import protocol
 from .runner import ProgramBot, _python, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
+#: the same bot per language: (file, command, source)
+TRIVIAL_BOTS = {
+    "python": ("main.py", ["python3", "main.py"], TRIVIAL_BOT),
+    "node": ("main.js", ["node", "main.js"], 'require("arena_bot").run(() => 0);\n'),
+}
 ECHO = ("import sys\nout = sys.stdout.buffer\nfor line in sys.stdin.buffer:\n"
         "    out.write(b'{\"action\":0}\\n')\n    out.flush()\n")
 #: the same work as a protocol bot (decode the message, encode the answer), no SDK, no sandbox
@@ -62,8 +67,12 @@ def _interleaved(steps: list, seconds: float, block: int = 200) -> list[tuple[in
     return [(n, s) for n, s in totals]
 
 
-def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None = None) -> dict[str, Any]:
-    """Per-decision microseconds through the sandbox and through a raw pipe, and their ratio."""
+def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None = None,
+                   language: str = "python") -> dict[str, Any]:
+    """Per-decision microseconds through the sandbox and through a raw pipe, and their ratio.
+
+    ``language``: the trivial bot's (``python`` or ``node``); the raw pipe is a Python process either way.
+    """
     if trusted is None:
         trusted = sandbox_problem() is not None
     observation, legal = sample_message(size)
@@ -75,11 +84,12 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
     try:
         folder = os.path.join(tmp, "bot")
         os.mkdir(folder)
-        with open(os.path.join(folder, "main.py"), "w") as fh:
-            fh.write(TRIVIAL_BOT)
+        entry, command, source = TRIVIAL_BOTS[language]
+        with open(os.path.join(folder, entry), "w") as fh:
+            fh.write(source)
         os.chmod(folder, 0o755)
-        os.chmod(os.path.join(folder, "main.py"), 0o644)
-        bot = ProgramBot(folder, trusted=trusted, name="trivial")
+        os.chmod(os.path.join(folder, entry), 0o644)
+        bot = ProgramBot(folder, command, trusted=trusted, name="trivial")
         bot.start("bench", 0, 2, {})
         for code in (ECHO, JSON_ECHO):
             procs.append(subprocess.Popen([_python(), "-I", "-S", "-c", code],
@@ -114,6 +124,7 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
     return {
         "bench": "protocol",
         "sandbox": not trusted,
+        "language": language,
         "message_bytes": len(message),
         "decisions": sandbox_n,
         # the real path: ProgramBot.act -> bwrap -> SDK bot -> back, deadline and checks included

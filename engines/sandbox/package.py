@@ -1,15 +1,18 @@
 """The package checker: uploaded bytes -> a validated bot package, or a clear error.
 
-A bot package is either a single ``.py`` file (stored as ``main.py``) or a ``.zip`` holding
-``main.py`` at its top (a zip of one folder holding ``main.py`` is accepted too: the folder is
-stripped) or a manifest ``bot.json`` naming the entry::
+A bot package is a single ``.py`` file (stored as ``main.py``), a single ``.js`` file (stored as
+``main.js``), or a ``.zip`` holding ``main.py`` or ``main.js`` at its top (a zip of one folder holding
+it is accepted too: the folder is stripped) or a manifest ``bot.json`` naming the command::
 
-    {"main": "src/mybot.py"}                          or
-    {"command": ["python", "src/mybot.py", "--fast"]}
+    {"main": "src/mybot.py"}                            (run by python3; a .js file by node)
+    {"command": ["python3", "src/mybot.py", "--fast"]}  an interpreter the workers provide + a file
+    {"command": ["node", "dist/bot.js"]}
+    {"command": ["./bot", "--depth", "3"]}              the bot's own Linux x86-64 executable (ELF)
 
+The protocol is JSON lines, so any language works: through an interpreter the workers provide
+(``INTERPRETERS``) or compiled to a static executable. Everything runs in the same sandbox.
 Everything is checked in memory before anything is written; ``BotPackage.store`` writes into a
 fresh temporary folder and renames it into place, so an error never leaves half a package behind.
-Python is the only language of protocol 1, so a command must start with ``python``/``python3``.
 """
 from __future__ import annotations
 
@@ -26,6 +29,12 @@ from pathlib import Path
 
 MANIFEST = "bot.json"
 ENTRY = "main.py"
+#: the default entries of a package without a manifest, and the interpreter that runs each
+DEFAULT_ENTRIES = {"main.py": "python3", "main.js": "node"}
+#: the interpreters the workers provide (as a command may name them) -> their name in the sandbox
+INTERPRETERS = {"python": "python3", "python3": "python3", "node": "node", "nodejs": "node"}
+#: the files each interpreter runs
+SCRIPT_SUFFIXES = {"python3": (".py",), "node": (".js", ".mjs", ".cjs")}
 _IGNORED_PREFIXES = ("__MACOSX/",)
 _IGNORED_NAMES = (".DS_Store", "Thumbs.db")
 
@@ -54,17 +63,24 @@ DEFAULT_LIMITS = PackageLimits()
 class BotPackage:
     """A validated bot: its files (relative POSIX path -> bytes) and the command that runs it.
 
-    ``argv`` is relative to the package folder: ``[script, *args]`` run by the sandbox's Python.
+    ``command`` is ``[interpreter, script, *args]`` (an interpreter of ``INTERPRETERS``, canonical name)
+    or ``["./path/to/executable", *args]``; paths are relative to the package folder.
     """
 
     files: dict[str, bytes]
-    argv: list[str]
+    command: list[str]
     source_name: str = ""
     notes: list[str] = field(default_factory=list)
 
     @property
     def entry(self) -> str:
-        return self.argv[0]
+        """The package file the command runs (a script, or the executable itself)."""
+        return executable_path(self.command) or self.command[1]
+
+    @property
+    def interpreter(self) -> str | None:
+        """``python3`` or ``node``; None for the bot's own executable."""
+        return None if executable_path(self.command) else self.command[0]
 
     @property
     def size(self) -> int:
@@ -86,7 +102,7 @@ class BotPackage:
                 path = tmp.joinpath(*name.split("/"))
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
-                path.chmod(0o444)
+                path.chmod(0o555 if name == executable_path(self.command) else 0o444)
             for folder, dirs, _files in os.walk(tmp):
                 for d in dirs:
                     os.chmod(os.path.join(folder, d), 0o755)
@@ -99,7 +115,12 @@ class BotPackage:
 
     def manifest(self) -> dict:
         """A JSON-native description (for the upload form / API)."""
-        return {"entry": self.entry, "argv": self.argv, "files": sorted(self.files), "bytes": self.size}
+        return {"entry": self.entry, "command": self.command, "files": sorted(self.files), "bytes": self.size}
+
+
+def executable_path(command: list[str]) -> str | None:
+    """The package path of a command's own executable (``./bot`` -> ``bot``); None for an interpreter."""
+    return command[0][2:] if command and command[0].startswith("./") else None
 
 
 def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
@@ -116,10 +137,15 @@ def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LI
         if len(data) > limits.max_py_bytes:
             raise PackageError(f"{name} is too big: {len(data):,} bytes (a .py file may have {limits.max_py_bytes:,})")
         check_python(bytes(data), name)
-        return BotPackage({ENTRY: bytes(data)}, [ENTRY], name)
+        return BotPackage({ENTRY: bytes(data)}, ["python3", ENTRY], name)
+    if lower.endswith(".js"):
+        if len(data) > limits.max_py_bytes:
+            raise PackageError(f"{name} is too big: {len(data):,} bytes (a .js file may have {limits.max_py_bytes:,})")
+        return BotPackage({"main.js": bytes(data)}, ["node", "main.js"], name)
     if lower.endswith(".zip"):
         return _check_zip(bytes(data), name, limits)
-    raise PackageError(f"{name}: upload a single .py file or a .zip (with main.py or {MANIFEST})")
+    raise PackageError(f"{name}: upload a single .py file or a .zip (with main.py, main.js or {MANIFEST}), "
+                       "or a single .js file")
 
 
 def package_from_folder(folder: str | os.PathLike[str], limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
@@ -232,25 +258,49 @@ def _finish(files: dict[str, bytes], name: str, limits: PackageLimits) -> BotPac
     if not files:
         raise PackageError(f"{name} holds no files")
     notes: list[str] = []
-    if ENTRY not in files and MANIFEST not in files:
+    entries = (*DEFAULT_ENTRIES, MANIFEST)
+    if not any(e in files for e in entries):
         tops = {path.split("/", 1)[0] for path in files}
         if len(tops) == 1 and all("/" in p for p in files):
             top = tops.pop()
-            if f"{top}/{ENTRY}" in files or f"{top}/{MANIFEST}" in files:
+            if any(f"{top}/{e}" in files for e in entries):
                 files = {p.split("/", 1)[1]: d for p, d in files.items()}
                 notes.append(f"used the folder {top}/ as the package")
     if MANIFEST in files:
-        argv = _read_manifest(files[MANIFEST], name)
-    elif ENTRY in files:
-        argv = [ENTRY]
+        command = _read_manifest(files[MANIFEST], name)
     else:
-        raise PackageError(f"{name} has no {ENTRY} (nor a {MANIFEST} naming the entry) at its top")
-    if argv[0] not in files:
-        raise PackageError(f"{name}: the entry {argv[0]} named in {MANIFEST} is not in the package")
+        entry = next((e for e in DEFAULT_ENTRIES if e in files), None)
+        if entry is None:
+            raise PackageError(f"{name} has no {ENTRY} or main.js (nor a {MANIFEST} naming the command) at its top")
+        command = [DEFAULT_ENTRIES[entry], entry]
+    executable = executable_path(command)
+    entry = executable or command[1]
+    if entry not in files:
+        raise PackageError(f"{name}: the entry {entry} named in {MANIFEST} is not in the package")
+    if executable:
+        check_executable(files[executable], f"{name}: {executable}")
     for path, content in files.items():
         if path.endswith(".py"):
             check_python(content, path)
-    return BotPackage(files, argv, name, notes)
+    return BotPackage(files, command, name, notes)
+
+
+def check_executable(data: bytes, name: str) -> None:
+    """PackageError unless ``data`` is a Linux x86-64 ELF executable (what the workers can run)."""
+    if data[:2] == b"#!":
+        raise PackageError(f"{name} is a script (#!); name its interpreter in the command "
+                           f"({', '.join(sorted(set(INTERPRETERS.values())))}), or ship a compiled executable")
+    if data[:4] != b"\x7fELF":
+        raise PackageError(f"{name} is not an executable: a command's own program must be a Linux x86-64 ELF "
+                           "binary (build it static: see docs/bot-protocol.md)")
+    if len(data) < 20 or data[4] != 2 or data[5] != 1:
+        raise PackageError(f"{name} is not a 64-bit little-endian ELF binary; the workers run Linux x86-64")
+    machine = int.from_bytes(data[18:20], "little")
+    if machine != 0x3E:
+        raise PackageError(f"{name} is built for another processor (ELF machine {machine:#x}); the workers run "
+                           "Linux x86-64 (e.g. --target x86_64-unknown-linux-musl, GOARCH=amd64)")
+    if int.from_bytes(data[16:18], "little") not in (2, 3):  # ET_EXEC, ET_DYN (PIE)
+        raise PackageError(f"{name} is an ELF file but not an executable (an object file or a core dump?)")
 
 
 def _read_manifest(raw: bytes, name: str) -> list[str]:
@@ -262,18 +312,36 @@ def _read_manifest(raw: bytes, name: str) -> list[str]:
         raise PackageError(f'{name}: {MANIFEST} must be an object like {{"main": "main.py"}}')
     if "command" in manifest:
         command = manifest["command"]
-        if not (isinstance(command, list) and len(command) >= 2 and all(isinstance(a, str) for a in command)):
-            raise PackageError(f'{name}: "command" in {MANIFEST} must be a list like ["python", "bot.py"]')
-        if command[0] not in ("python", "python3"):
-            raise PackageError(f'{name}: "command" must start with "python" (Python is the only language for now)')
-        argv = command[1:]
+        if not (isinstance(command, list) and command and all(isinstance(a, str) and a for a in command)):
+            raise PackageError(f'{name}: "command" in {MANIFEST} must be a list like ["python3", "bot.py"], '
+                               '["node", "bot.js"] or ["./bot"]')
+        program = command[0]
+        if program.startswith("./"):
+            return [f"./{_inside(program[2:], name)}", *command[1:]]
+        if program not in INTERPRETERS:
+            raise PackageError(f'{name}: the interpreter {program!r} is not provided by the workers; they provide '
+                               f'{", ".join(sorted(set(INTERPRETERS.values())))}, or run your own executable '
+                               'as ["./bot"] (a static Linux x86-64 binary in the package)')
+        if len(command) < 2:
+            raise PackageError(f'{name}: "command" names {program} but no file for it to run')
+        interpreter, script, args = INTERPRETERS[program], command[1], command[2:]
     elif "main" in manifest:
         if not isinstance(manifest["main"], str):
             raise PackageError(f'{name}: "main" in {MANIFEST} must be a file name')
-        argv = [manifest["main"]]
+        script, args = manifest["main"], []
+        interpreter = "node" if script.endswith(SCRIPT_SUFFIXES["node"]) else "python3"
     else:
         raise PackageError(f'{name}: {MANIFEST} names no entry ("main" or "command")')
-    script = posixpath.normpath(argv[0])
-    if script.startswith(("/", "..")) or not script.endswith(".py"):
-        raise PackageError(f"{name}: the entry {argv[0]!r} must be a .py file inside the package")
-    return [script, *argv[1:]]
+    script = _inside(script, name)
+    if not script.endswith(SCRIPT_SUFFIXES[interpreter]):
+        raise PackageError(f"{name}: the entry {script!r} must be a {' or '.join(SCRIPT_SUFFIXES[interpreter])} file "
+                           f"for {interpreter}")
+    return [interpreter, script, *args]
+
+
+def _inside(path: str, name: str) -> str:
+    """A command's path, normalized; PackageError if it leaves the package."""
+    clean = posixpath.normpath(path)
+    if clean.startswith(("/", "..")) or "\\" in path or clean in (".", ""):
+        raise PackageError(f"{name}: {path!r} is not a file inside the package")
+    return clean

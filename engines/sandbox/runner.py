@@ -5,12 +5,15 @@ The sandbox (bubblewrap, Debian package ``bubblewrap``):
 - namespaces: pid, net (no network at all, not even the host's loopback), ipc, uts, cgroup;
   ``--die-with-parent`` and a fresh session; the whole sandbox dies with its pid namespace;
 - files: a read-only root holding only /usr (with the /bin, /lib... links), the Python prefix
-  (``sys.base_prefix``), the SDK at /arena/sdk, the bot's own files read-only at /bot, an empty
+  (``sys.base_prefix``) and node's (when the bot runs on node), the SDK at /arena/sdk, the bot's own
+  files read-only at /bot (its own executable, if it has one, among them), an empty
   size-limited /tmp, /proc and a minimal /dev. No /etc, /work, /root, nor any other bot;
 - user: when the host runs as root, the bot runs as a uid of its own (1,000,000 + the pid of its
   bwrap process, unique while it runs), because RLIMIT_NPROC is not enforced for root and counts
   per real uid; as an ordinary user, in a user namespace of its own (where the count is per bot);
-- resource limits: CPU seconds, address space, processes, open files, file size, no core dumps;
+- resource limits: CPU seconds, memory (writable data, RLIMIT_DATA, and address space, RLIMIT_AS: node's V8
+  reserves gigabytes of address space it never uses, so node gets ``reserve_mb`` more of it), processes,
+  open files, file size, no core dumps;
 - wall clock: per decision ``min(move_ms, time_left_ms)`` (the match time bank is kept by
   ``engines.match``), checked here; output: one answer line of at most 64 KiB per request, at most
   ``stderr_bytes`` on stderr (the last ``stderr_tail_bytes`` are kept for the owner).
@@ -38,7 +41,7 @@ from engines import protocol
 from engines.bots import Bot, BotFault
 from engines.core import Outcome
 
-from .package import BotPackage, PackageError, check_package, package_from_folder
+from .package import BotPackage, PackageError, check_package, executable_path, package_from_folder
 
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
@@ -56,7 +59,8 @@ class SandboxLimits:
     move_ms: int = 2000  # wall clock per decision (also capped by the match time bank)
     start_ms: int = 10_000  # wall clock to start and answer ``start``
     cpu_s: int = 300  # CPU seconds of each process of the bot (RLIMIT_CPU)
-    memory_mb: int = 512  # address space of each process (RLIMIT_AS)
+    memory_mb: int = 512  # writable memory (RLIMIT_DATA) and address space (RLIMIT_AS) of each process
+    reserve_mb: int = 4096  # more address space (not memory) for node: V8 reserves it at start
     processes: int = 32  # processes and threads of the bot (RLIMIT_NPROC)
     open_files: int = 64
     file_mb: int = 16  # largest file it may write (RLIMIT_FSIZE), in its /tmp only
@@ -96,6 +100,15 @@ def _python() -> str:
     return os.path.realpath(exe)
 
 
+@functools.cache
+def interpreter_path(name: str) -> str | None:
+    """The host's binary of an interpreter the workers provide (``python3``, ``node``), or None if missing."""
+    if name == "python3":
+        return _python()
+    found = shutil.which(name) or (shutil.which("nodejs") if name == "node" else None)
+    return os.path.realpath(found) if found else None
+
+
 def _ro_tree(path: str, bound: set[str], made: set[str]) -> list[str]:
     """bwrap args that bind ``path`` read-only, creating its missing parents traversable only (0711)."""
     if any(path == p or path.startswith(p + "/") for p in bound):
@@ -111,7 +124,8 @@ def _ro_tree(path: str, bound: set[str], made: set[str]) -> list[str]:
     return args + ["--ro-bind", path, path]
 
 
-def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT_LIMITS) -> list[str]:
+def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT_LIMITS,
+                interpreter: str | None = None) -> list[str]:
     as_root = os.geteuid() == 0
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "arena"]
@@ -128,8 +142,11 @@ def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
             bound.add(link)
-    for prefix in sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-                          os.path.dirname(os.path.dirname(_python()))}):
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+                os.path.dirname(os.path.dirname(_python()))}
+    if interpreter is not None:  # e.g. node under /usr (already there) or /usr/local, /opt/node
+        prefixes.add(os.path.dirname(os.path.dirname(interpreter)))
+    for prefix in sorted(prefixes):
         args += _ro_tree(prefix, bound, made)
     args += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
@@ -142,20 +159,21 @@ def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT
 
 
 class ProgramBot(Bot):
-    """A bot program (Python, protocol 1) in its own process, sandboxed unless ``trusted``.
+    """A bot program (protocol 1) in its own process, sandboxed unless ``trusted``.
 
-    ``package_dir`` holds the bot's files; ``argv`` is ``[script, *args]`` relative to it.
+    ``package_dir`` holds the bot's files; ``command`` is ``[interpreter, script, *args]`` (python3, node)
+    or ``["./executable", *args]``, paths relative to it (``BotPackage.command``).
     ``trusted=True`` runs it without bubblewrap (your own code on your own machine only).
     """
 
-    def __init__(self, package_dir: str | os.PathLike[str], argv: Sequence[str] = ("main.py",), *,
+    def __init__(self, package_dir: str | os.PathLike[str], command: Sequence[str] = ("python3", "main.py"), *,
                  trusted: bool = False, move_ms: int | None = None, limits: SandboxLimits | None = None,
                  name: str | None = None, cleanup: str | os.PathLike[str] | None = None):
         self.limits = limits or DEFAULT_LIMITS
         if move_ms is not None:
             self.limits = replace(self.limits, move_ms=int(move_ms))
         self.package_dir = str(Path(package_dir).resolve())
-        self.argv = list(argv)
+        self.command = list(command)
         self.trusted = trusted
         self.name = name or Path(package_dir).name
         self._cleanup = str(cleanup) if cleanup is not None else None
@@ -167,11 +185,12 @@ class ProgramBot(Bot):
         self._moves = 0
         self.restarts = 0
         self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
-        if not trusted:
-            problem = sandbox_problem()
-            if problem is not None:
-                self._remove_cleanup()
-                raise SandboxUnavailable(problem)
+        problem = None if trusted else sandbox_problem()
+        if problem is None and not executable_path(self.command) and interpreter_path(self.command[0]) is None:
+            problem = f"{self.command[0]} is not installed on this machine: this bot cannot run here"
+        if problem is not None:
+            self._remove_cleanup()
+            raise SandboxUnavailable(problem)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -184,7 +203,7 @@ class ProgramBot(Bot):
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         kwargs.setdefault("name", package.source_name or "bot")
-        return cls(folder, package.argv, cleanup=tmp, **kwargs)
+        return cls(folder, package.command, cleanup=tmp, **kwargs)
 
     @classmethod
     def from_path(cls, spec: str | os.PathLike[str], **kwargs: Any) -> "ProgramBot":
@@ -257,7 +276,12 @@ class ProgramBot(Bot):
     def _command(self) -> tuple[list[str], dict[str, Any]]:
         lim = self.limits
         python = _python()
-        rlimits = {"RLIMIT_AS": lim.memory_mb * 1024 * 1024, "RLIMIT_CPU": [lim.cpu_s, lim.cpu_s + 1],  # SIGXCPU first
+        executable = executable_path(self.command)
+        interpreter = None if executable else interpreter_path(self.command[0])
+        memory = lim.memory_mb * 1024 * 1024
+        address_space = memory + (lim.reserve_mb * 1024 * 1024 if self.command[0] == "node" else 0)
+        rlimits = {"RLIMIT_AS": address_space, "RLIMIT_DATA": memory,
+                   "RLIMIT_CPU": [lim.cpu_s, lim.cpu_s + 1],  # SIGXCPU first
                    "RLIMIT_FSIZE": lim.file_mb * 1024 * 1024, "RLIMIT_CORE": 0}
         if self.trusted:
             bot_dir, sdk = self.package_dir, str(SDK_DIR)
@@ -265,15 +289,19 @@ class ProgramBot(Bot):
             uid = None
         else:
             bot_dir, sdk = "/bot", "/arena/sdk"
-            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim) + ["--", python, "-I", "-S", "/arena/launcher.py"]
+            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim, interpreter) + [
+                "--", python, "-I", "-S", "/arena/launcher.py"]
             rlimits.update({"RLIMIT_NPROC": lim.processes, "RLIMIT_NOFILE": lim.open_files})
             uid = 0 if os.geteuid() == 0 else None  # filled in with the bwrap pid once known
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp" if not self.trusted else os.environ.get("HOME", "/tmp"),
                "TMPDIR": "/tmp", "LANG": "C.UTF-8", "PYTHONPATH": sdk, "PYTHONDONTWRITEBYTECODE": "1",
-               "PYTHONNOUSERSITE": "1", "PYTHONIOENCODING": "utf-8",
+               "PYTHONNOUSERSITE": "1", "PYTHONIOENCODING": "utf-8", "NODE_PATH": sdk,
                "ARENA_PROTOCOL": str(protocol.PROTOCOL_VERSION)}
-        config = {"uid": uid, "rlimits": rlimits, "cwd": bot_dir,
-                  "argv": [python, os.path.join(bot_dir, self.argv[0]), *self.argv[1:]], "env": env}
+        if executable:
+            argv = [os.path.join(bot_dir, executable), *self.command[1:]]
+        else:
+            argv = [interpreter, os.path.join(bot_dir, self.command[1]), *self.command[2:]]
+        config = {"uid": uid, "rlimits": rlimits, "cwd": bot_dir, "argv": argv, "env": env}
         return cmd, config
 
     def _launch(self) -> None:

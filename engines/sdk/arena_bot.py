@@ -14,7 +14,8 @@ corrupt the protocol. ``arena_bot.match`` holds what ``start`` said:
 game, seat, num_players, options, limits, and ``time_left_ms`` of the current decision.
 
 Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is called once,
-``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (rank 0 = best).
+``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (ranks are 0-based as in the protocol:
+rank 0 is first place, shown to people as place 1).
 
 Standard library only: this file is all a bot needs (inside the sandbox it is on the path).
 """

@@ -17,7 +17,9 @@ class UploadForm(forms.Form):
     name = forms.SlugField(max_length=64, help_text="lower-case letters, digits, - and _; a new upload under an "
                                                      "existing name becomes its next version")
     description = forms.CharField(max_length=300, required=False)
-    file = forms.FileField(help_text="a single .py file, or a .zip with main.py (or bot.json naming the entry)")
+    file = forms.FileField(help_text="a single .py or .js file, or a .zip with main.py or main.js, or with a bot.json "
+                                     'naming the command: {"command": ["node", "bot.js"]}, or ["./bot"] for your '
+                                     "own static Linux x86-64 executable")
     accepts_challenges = forms.BooleanField(
         required=False, label="Accept challenges",
         help_text="other players may enter this bot in their friendly tournaments (you can change this on the "

@@ -125,7 +125,7 @@ def test_the_offline_file_plays_every_game(game, tab, tmp_path):
 def test_faults_are_marked_where_they_happened(tab, tmp_path):
     """A real faulty bot (it answers an index out of range on its 3rd and 5th decisions): the page marks
     those moves in the list, on the chart and under the move, with the fault's kind."""
-    from engines.bots import make_bot
+    from engines.players import make_bot
     from engines.match import play_match
 
     program = tmp_path / "faulty.py"

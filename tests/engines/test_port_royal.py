@@ -655,15 +655,15 @@ def test_bots_registry():
 
 def test_heuristic_beats_random_clearly():
     result = versus("port_royal", ["heuristic", "random", "random", "random"], games=120, seed=5)
-    heuristic = result["bots"]["heuristic"]["average_rank"]
-    rnd = result["bots"]["random"]["average_rank"]
-    assert heuristic < 0.5 < 1.5 < rnd
+    heuristic = result["bots"]["heuristic"]["average_place"]
+    rnd = result["bots"]["random"]["average_place"]
+    assert heuristic < 1.5 < 2.5 < rnd
 
 
 def test_heuristic_plays_every_player_count():
     for n in (2, 3, 5):
         result = versus("port_royal", ["heuristic"] + ["random"] * (n - 1), games=20, seed=n)
-        assert result["bots"]["heuristic"]["average_rank"] < 0.5
+        assert result["bots"]["heuristic"]["average_place"] < 1.5
 
 
 # --- command line ----------------------------------------------------------------------------------
@@ -674,7 +674,7 @@ def test_cli_play_log_replay_and_bench(tmp_path, capsys):
     assert main(["play", "--game", "port_royal", "--bots", "random", "random", "heuristic", "heuristic",
                  "--seed", "7", "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "port_royal, seed 7" in out and out.count("rank ") == 4
+    assert "port_royal, seed 7" in out and out.count("place ") == 4
     assert main(["replay", str(log)]) == 0
     assert "replay ok" in capsys.readouterr().out
     assert main(["bench", "--game", "port_royal", "--games", "3"]) == 0

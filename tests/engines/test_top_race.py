@@ -695,8 +695,8 @@ def test_heuristic_beats_random_clearly():
     from engines.versus import versus
 
     result = versus("top_race", ["heuristic", "random", "random", "random"], games=120, seed=5)
-    assert result["bots"]["heuristic"]["average_rank"] < 0.5
-    assert result["bots"]["random"]["average_rank"] > 1.6
+    assert result["bots"]["heuristic"]["average_place"] < 1.5
+    assert result["bots"]["random"]["average_place"] > 2.6
 
 
 def test_heuristic_plays_every_variant():
@@ -705,7 +705,7 @@ def test_heuristic_plays_every_variant():
     for options in ({"pitstop": True, "races": 1}, {"tips": True, "races": 1}, {"shares": True},
                     {"shares": True, "pitstop": True}):
         result = versus("top_race", ["heuristic", "random", "random"], games=12, seed=1, options=options)
-        assert result["bots"]["heuristic"]["average_rank"] < result["bots"]["random"]["average_rank"]
+        assert result["bots"]["heuristic"]["average_place"] < result["bots"]["random"]["average_place"]
 
 
 # --- copies, command line ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import re
 import pytest
 from svg_views import SVG_NS, count, parse_svg, render_all, text_of
 
-from engines.bots import make_bot
+from engines.players import make_bot
 from engines.el_capitan import view
 from engines.games import get_game
 from engines.match import play_match, replay_states

@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 from arena_testing import token_client
 from players.models import Player
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import MatchSeat, Tournament
 
 
 @pytest.fixture
@@ -82,10 +82,10 @@ def test_leaderboard_and_match_log_after_matches(builtin_versions):
     for match in tournament.matches.all():
         services.run_match(match.pk)
     board = APIClient().get("/api/leaderboards/port_royal/?history=1").json()
-    assert [r["rank"] for r in board["results"]] == [1, 2]
+    assert [r["place"] for r in board["results"]] == [1, 2]
     assert all(r["games"] == 2 and len(r["history"]) == 2 for r in board["results"])
     second_page = APIClient().get("/api/leaderboards/port_royal/?limit=1&offset=1").json()
-    assert second_page["count"] == 2 and [r["rank"] for r in second_page["results"]] == [2]
+    assert second_page["count"] == 2 and [r["place"] for r in second_page["results"]] == [2]
     keys = [r["conservative"] for r in board["results"]]
     assert keys == sorted(keys, reverse=True)
     match = tournament.matches.first()
@@ -94,6 +94,29 @@ def test_leaderboard_and_match_log_after_matches(builtin_versions):
     from engines.match import MatchLog, replay
 
     replay(MatchLog.from_dict(log))  # the served log replays to its outcome
+
+
+def test_places_for_people_are_1_based(builtin_versions):
+    """Seats, leaderboards, rating histories and standings say ``place``: 1 = first (the engine's rank is 0-based)."""
+    tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2, rated=True,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    for match in tournament.matches.all():
+        services.run_match(match.pk)
+    client = APIClient()
+    match = tournament.matches.first()
+    seats = client.get(f"/api/matches/{match.pk}/").json()["seats"]
+    assert sorted(s["place"] for s in seats) in ([1, 2], [1, 1])
+    assert {s["seat"]: s["place"] for s in seats} == {s.seat: s.rank + 1 for s in match.seats.all()}
+    assert all("rank" not in s for s in seats)
+    history = client.get("/api/leaderboards/port_royal/?history=1").json()["results"][0]["history"]
+    assert all(h["place"] in (1, 2) for h in history)
+    standings = client.get(f"/api/tournaments/{tournament.pk}/").json()["standings"]
+    for row in standings:
+        places = [s.rank + 1 for s in MatchSeat.objects.filter(match__tournament=tournament,
+                                                                 bot_version_id=row["bot_version"])]
+        assert row["matches"] == 2 and row["games"] == 2
+        assert row["average_place"] == sum(places) / len(places)
+        assert row["wins"] == places.count(1)
 
 
 def test_obtaining_a_token_with_a_password(alice):

@@ -5,12 +5,13 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from bots.services import register_builtin_bots, upload_version, validate_version
+from bots.services import register_builtin_bots, upload_version
 from engines.games import GAME_IDS
 from players.models import Player
 from ratings.selectors import leaderboard
 from tournaments import services
 from tournaments.models import Match
+from tournaments.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters"
 

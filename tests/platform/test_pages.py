@@ -36,6 +36,9 @@ def test_tournament_page_shows_progress_standings_and_matches(played):
     html = Client().get(f"/tournaments/{played.pk}/").content.decode()
     assert "2 of 2 matches done" in html
     assert len(re.findall(r'href="/matches/\d+/"', html)) == 2
+    # The standings say what they count: rated games in all vs this tournament's matches; places from 1.
+    assert "<th>Place</th>" in html and "Rated games" in html and "Matches here" in html
+    assert "Places start at 1" in html
 
 
 def test_match_page_shows_seats_outcome_and_moves(played):

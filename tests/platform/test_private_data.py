@@ -4,10 +4,11 @@ import pytest
 from django.test import Client
 
 from bots.models import Bot, BotVersion
-from bots.services import register_builtin_bots, upload_version, validate_version
+from bots.services import register_builtin_bots, upload_version
 from players.models import Player
 from tournaments import services
 from tournaments.models import Match, MatchSeat
+from tournaments.validation import validate_version
 
 SECRET = "SECRET-7731"  # what the bot printed (stderr) or answered on stdout (quoted by a fault's detail)
 

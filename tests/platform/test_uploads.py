@@ -8,6 +8,7 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from bots import services
+from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
 from arena_testing import token_client
 from players.models import Player
@@ -67,6 +68,12 @@ def test_each_upload_is_a_new_pending_version(api, bob):
     (b"def act(:\n", "bot.py", "syntax error"),
     (b"print('hi')\n", "bot.exe", ".py file or a .zip"),
     (b"", "bot.py", "empty"),
+    (zip_of({"bot.json": b'{"command": ["ruby", "bot.rb"]}', "bot.rb": b"puts 1"}), "bot.zip",
+     "'ruby' is not provided by the workers"),
+    (zip_of({"bot.json": b'{"command": ["node", "../../etc/passwd.js"]}', "main.js": b""}), "bot.zip",
+     "not a file inside the package"),
+    (zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x02\x00\xb7\x00"}),
+     "bot.zip", "another processor"),
 ])
 def test_bad_uploads_are_refused_with_a_reason_and_leave_nothing(api, data, filename, fragment):
     before = media_files()
@@ -100,18 +107,18 @@ def test_uploading_needs_a_login(db):
 def test_a_good_bot_validates_in_the_sandbox(bob):
     version = services.upload_version(owner=bob, game="port_royal", name="starter", filename="starter.py",
                                       data=STARTER)
-    assert services.validate_version(version.pk) == "valid"
+    assert validate_version(version.pk) == "valid"
     version.refresh_from_db()
     assert version.status == "valid" and "without a fault" in version.status_detail
     # Validation is idempotent: a second delivery changes nothing.
-    assert services.validate_version(version.pk) == "valid"
+    assert validate_version(version.pk) == "valid"
 
 
 @pytest.mark.sandbox
 def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(bob):
     crash = b"import sys\nsys.stderr.write('boom: my bug\\n')\nraise SystemExit(3)\n"
     version = services.upload_version(owner=bob, game="port_royal", name="crashy", filename="crashy.py", data=crash)
-    assert services.validate_version(version.pk) == "invalid"
+    assert validate_version(version.pk) == "invalid"
     version.refresh_from_db()
     assert "crash" in version.status_detail and "boom: my bug" in version.status_detail
 
@@ -133,7 +140,7 @@ while True:
 def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob, settings):
     settings.ARENA = {**settings.ARENA, "MOVE_MS": 300}
     hostile = services.upload_version(owner=bob, game="port_royal", name="hostile", filename="h.py", data=HOSTILE)
-    assert services.validate_version(hostile.pk) == "invalid"
+    assert validate_version(hostile.pk) == "invalid"
     hostile.refresh_from_db()
     assert "timeout" in hostile.status_detail or "crash" in hostile.status_detail
     # Forfeited after 3 faults, ranked last; the match still finished with a result.
@@ -142,4 +149,39 @@ def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob,
     assert seat.rank == max(seat.match.seats.values_list("rank", flat=True))
     # The same process validates the next bot normally.
     good = services.upload_version(owner=bob, game="port_royal", name="good", filename="g.py", data=STARTER)
-    assert services.validate_version(good.pk) == "valid"
+    assert validate_version(good.pk) == "valid"
+
+
+JS_STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.js").read_bytes()
+
+
+@pytest.mark.sandbox
+def test_a_single_javascript_file_is_stored_as_such_and_validates(api, bob):
+    response = upload(api, "jsfile", JS_STARTER, "mybot.js")
+    assert response.status_code == 201, response.content
+    version = BotVersion.objects.get(pk=response.json()["id"])
+    assert version.package.name.endswith(".js") and version.package.read() == JS_STARTER
+    assert validate_version(version.pk) == "valid"
+
+
+@pytest.mark.sandbox
+def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api, bob, builtin_versions):
+    from tournaments import services as tournament_services
+
+    package = zip_of({"bot.json": b'{"command": ["node", "main.js"]}', "main.js": JS_STARTER})
+    response = upload(api, "jsbot", package, "jsbot.zip")
+    assert response.status_code == 201, response.content
+    version = BotVersion.objects.get(pk=response.json()["id"])
+    assert "entry main.js" in version.status_detail
+    assert validate_version(version.pk) == "valid", version.status_detail
+    version.refresh_from_db()
+    tournament = tournament_services.create_tournament(
+        name="js cup", game="port_royal", seats=3, seed=4, games_per_pairing=2, rated=True,
+        bot_versions=[builtin_versions["random"], builtin_versions["heuristic"], version])
+    for match in tournament.matches.all():
+        assert tournament_services.run_match(match.pk) == "finished"
+    seats = list(version.seats.filter(match__tournament=tournament))
+    assert len(seats) == 2 and all(s.faults == 0 and not s.forfeited for s in seats)
+    from ratings.selectors import leaderboard
+
+    assert {r.bot_version_id: r.games for r in leaderboard("port_royal")}[version.pk] == 2

@@ -29,7 +29,7 @@ def refused(data: bytes, name: str, limits: PackageLimits | None = None) -> str:
 
 def test_single_py_becomes_main():
     package = check_package(GOOD, "my bot.py")
-    assert package.files == {"main.py": GOOD} and package.argv == ["main.py"]
+    assert package.files == {"main.py": GOOD} and package.command == ["python3", "main.py"]
 
 
 def test_py_syntax_error_names_the_line():
@@ -58,7 +58,7 @@ def test_not_a_zip():
 
 def test_zip_with_main_and_modules():
     package = check_package(make_zip({"main.py": GOOD, "lib/helpers.py": b"X = 1\n", "data/table.json": b"{}"}), "b.zip")
-    assert package.argv == ["main.py"] and set(package.files) == {"main.py", "lib/helpers.py", "data/table.json"}
+    assert package.command == ["python3", "main.py"] and set(package.files) == {"main.py", "lib/helpers.py", "data/table.json"}
 
 
 def test_zip_of_one_folder_is_unwrapped():
@@ -73,16 +73,22 @@ def test_zip_without_main():
 
 def test_manifest_main_and_command():
     package = check_package(make_zip({"bot.json": b'{"main": "src/bot.py"}', "src/bot.py": GOOD}), "b.zip")
-    assert package.argv == ["src/bot.py"]
+    assert package.command == ["python3", "src/bot.py"]
     package = check_package(make_zip({"bot.json": b'{"command": ["python3", "./src/bot.py", "--fast"]}',
                                       "src/bot.py": GOOD}), "b.zip")
-    assert package.argv == ["src/bot.py", "--fast"]
+    assert package.command == ["python3", "src/bot.py", "--fast"]
 
 
 @pytest.mark.parametrize("manifest, expected", [
     (b"{not json", "not valid JSON"),
     (b'["main.py"]', "must be an object"),
-    (b'{"command": ["node", "bot.js"]}', "only language"),
+    (b'{"command": ["ruby", "bot.rb"]}', "'ruby' is not provided by the workers"),
+    (b'{"command": ["/usr/bin/python3", "main.py"]}', "not provided by the workers"),
+    (b'{"command": ["node"]}', "no file for it to run"),
+    (b'{"command": ["node", "main.py"]}', "must be a .js or .mjs or .cjs file for node"),
+    (b'{"command": ["node", "../outside.js"]}', "not a file inside the package"),
+    (b'{"command": ["./../../usr/bin/python3"]}', "not a file inside the package"),
+    (b'{"command": ["./missing"]}', "not in the package"),
     (b'{"command": "python bot.py"}', "must be a list"),
     (b'{"main": "missing.py"}', "not in the package"),
     (b'{"main": "../../etc/passwd.py"}', "inside the package"),
@@ -183,3 +189,44 @@ def test_package_from_folder(tmp_path):
     assert isinstance(package, BotPackage) and set(package.files) == {"main.py"}
     with pytest.raises(PackageError):
         package_from_folder(tmp_path / "missing")
+
+
+JS = b'const arena = require("arena_bot");\narena.run(() => 0);\n'
+
+
+def elf(machine: int = 0x3E, elf_class: int = 2, kind: int = 2) -> bytes:
+    """The first bytes of an ELF file: enough for the checker, which reads only the header."""
+    header = b"\x7fELF" + bytes([elf_class, 1, 1]) + bytes(9) + kind.to_bytes(2, "little") + machine.to_bytes(2, "little")
+    return header + bytes(64)
+
+
+def test_javascript_single_file_main_and_command():
+    assert check_package(JS, "bot.js").command == ["node", "main.js"]
+    assert check_package(make_zip({"main.js": JS}), "b.zip").command == ["node", "main.js"]
+    assert check_package(make_zip({"bot.json": b'{"main": "src/bot.js"}', "src/bot.js": JS}), "b.zip").command == \
+        ["node", "src/bot.js"]
+    package = check_package(make_zip({"bot.json": b'{"command": ["nodejs", "dist/bot.mjs", "--x"]}',
+                                      "dist/bot.mjs": JS}), "b.zip")
+    assert package.command == ["node", "dist/bot.mjs", "--x"] and package.interpreter == "node"
+
+
+def test_own_executable_is_checked_and_stored_executable(tmp_path):
+    package = check_package(make_zip({"bot.json": b'{"command": ["./bin/bot", "--depth", "3"]}', "bin/bot": elf(),
+                                      "data.txt": b"x"}), "b.zip")
+    assert package.command == ["./bin/bot", "--depth", "3"] and package.entry == "bin/bot"
+    assert package.interpreter is None
+    folder = package.store(tmp_path / "bot")
+    assert os.access(folder / "bin" / "bot", os.X_OK) and not os.access(folder / "data.txt", os.X_OK)
+    assert not os.stat(folder / "bin" / "bot").st_mode & 0o222  # read-only still
+
+
+@pytest.mark.parametrize("binary, expected", [
+    (elf(machine=0xB7), "another processor (ELF machine 0xb7)"),  # aarch64
+    (elf(elf_class=1, machine=0x03), "not a 64-bit"),  # i386
+    (elf(kind=1), "not an executable"),  # a relocatable object file
+    (b"MZ\x90\x00" + bytes(100), "not an executable"),  # Windows
+    (b"#!/bin/sh\necho hi\n", "is a script"),
+])
+def test_executables_the_workers_cannot_run_are_refused(binary, expected):
+    message = refused(make_zip({"bot.json": b'{"command": ["./bot"]}', "bot": binary}), "b.zip")
+    assert expected in message and "bot" in message

@@ -230,7 +230,7 @@ def test_cli_play_with_seat_view_and_log(tmp_path):
     assert result.returncode == 0, result.stderr
     views = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     assert views and all(v["observation"]["you"] == 0 for v in views)
-    assert "rank 1" in result.stdout and log_path.exists()
+    assert "place 1" in result.stdout and log_path.exists()
     replayed = subprocess.run([sys.executable, "-m", "engines", "replay", str(log_path)], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
     assert replayed.returncode == 0 and "replay ok" in replayed.stdout

@@ -7,7 +7,8 @@
   its price, a ship its coins; pass when nothing is worth it.
 - A ship that would bust the harbour is repelled when possible.
 
-Run it locally:  python -m engines play --game port_royal --bots ./port_royal_smart.py random random --trusted
+Play it locally in the sandbox, as the platform runs it (add --trusted where bubblewrap is missing):
+    python -m engines play --game port_royal --bots ./port_royal_smart.py random heuristic
 """
 import arena_bot
 

@@ -1,7 +1,8 @@
 """Starter bot for Top Race: plays legally, with a simple preference among action types.
 
 Upload this file as it is (or zip it as main.py with more files), then improve ``act``.
-Run it locally:  python -m engines play --game top_race --bots ./top_race.py random random --trusted
+Play it locally in the sandbox, as the platform runs it (add --trusted where bubblewrap is missing):
+    python -m engines play --game top_race --bots ./top_race.py random heuristic
 """
 import random
 

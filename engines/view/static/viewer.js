@@ -157,7 +157,7 @@ ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" s
       else if (data.outcome) {
         const o = data.outcome;
         const order = seats.map((_, s) => s).sort((a, b) => o.ranks[a] - o.ranks[b] || a - b);
-        parts.push(`<p><b>Result</b></p><ol class="av-result">${order.map((s) => `<li>${who(s)} rank ${o.ranks[s] + 1}, score ${o.scores[s]}${s in (data.forfeits || {}) ? " (forfeited)" : ""}</li>`).join("")}</ol>`);
+        parts.push(`<p><b>Result</b></p><ol class="av-result">${order.map((s) => `<li>${who(s)} place ${o.ranks[s] + 1}, score ${o.scores[s]}${s in (data.forfeits || {}) ? " (forfeited)" : ""}</li>`).join("")}</ol>`);
       }
       $(".av-current").innerHTML = parts.join("");
     }

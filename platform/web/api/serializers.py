@@ -60,12 +60,17 @@ class SeatSerializer(serializers.ModelSerializer):
 
     bot_version = serializers.IntegerField(source="bot_version_id")
     label = serializers.CharField(source="bot_version.label")
+    place = serializers.SerializerMethodField(help_text="1 = first (a tie shares the better place); null until "
+                                                        "the match is finished")
     fault_log = serializers.SerializerMethodField()
     stderr_tail = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot_version", "label", "rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"]
+        fields = ["seat", "bot_version", "label", "place", "score", "faults", "forfeited", "fault_log", "stderr_tail"]
+
+    def get_place(self, seat: MatchSeat) -> int | None:
+        return None if seat.rank is None else seat.rank + 1  # the engine's rank is 0-based
 
     def get_fault_log(self, obj: MatchSeat) -> list[dict] | None:
         return obj.fault_log if is_owner(self.context, obj.bot_version.bot.owner_id) else None
@@ -168,12 +173,12 @@ class GameSerializer(serializers.Serializer):
 
 
 class LeaderboardRowSerializer(RatingSerializer):
-    rank = serializers.IntegerField(read_only=True)
+    place = serializers.IntegerField(read_only=True, help_text="1 = best")
     history = serializers.ListField(child=serializers.DictField(), read_only=True, allow_null=True,
                                     help_text="with ?history=1: the rating after each match; else null")
 
     class Meta(RatingSerializer.Meta):
-        fields = ["rank", *RatingSerializer.Meta.fields, "history"]
+        fields = ["place", *RatingSerializer.Meta.fields, "history"]
 
 
 class UploadedVersionSerializer(BotVersionSerializer):
@@ -200,7 +205,7 @@ class StandingSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
-    average_rank = serializers.FloatField(allow_null=True)
+    average_place = serializers.FloatField(allow_null=True, help_text="1 = first")
 
 
 class TournamentDetailSerializer(TournamentSerializer):

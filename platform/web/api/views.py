@@ -97,8 +97,8 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
         page = self.paginate_queryset(self.get_queryset())
         with_history = query_bool(request, "history")
-        for position, rating in enumerate(page, self.paginator.offset + 1):
-            rating.rank = position
+        for place, rating in enumerate(page, self.paginator.offset + 1):
+            rating.place = place
             rating.history = rating_history(rating) if with_history else None
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
@@ -199,7 +199,7 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         data = s.TournamentSerializer(tournament).data
         data["progress"] = tournament_progress(tournament)
         data["standings"] = [
-            {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_rank")}
+            {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_place")}
             | {"bot_version": row["bot_version"].pk}
             for row in tournament_standings(tournament)
         ]

@@ -5,25 +5,31 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from bots.models import BotVersion
-from bots.services import register_builtin_bots, upload_version, validate_version
+from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
+from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
+from tournaments.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
 
 
 class Command(BaseCommand):
     help = ("Register the built-in bots, upload the SDK starter bots as the player 'demo' (validated in the "
-            "sandbox), then play a Port Royal tournament and a short one of every other game.")
+            "sandbox), play a Port Royal tournament and a short one of every other game, then serve the site "
+            "with its workers and scheduler (as `serve`).")
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=8, help="matches per group in the Port Royal tournament")
         parser.add_argument("--other-games", type=int, default=2, help="matches per group in the other games")
-        parser.add_argument("--workers", type=int, default=None)
+        parser.add_argument("--no-serve", action="store_true", help="stop after the demo tournaments")
+        add_platform_arguments(parser)
 
-    def handle(self, *args, games, other_games, workers, **options):
+    def handle(self, *args, games, other_games, workers, no_serve, port, host, grace, **options):
+        if not no_serve:
+            check_port(host, port)  # before the demo tournaments, not after them
         register_builtin_bots()
         uploaded = self.upload_starters()
         for game in ["port_royal"] + [g for g in available_games() if g != "port_royal"]:
@@ -39,6 +45,8 @@ class Command(BaseCommand):
                          games=games if game == "port_royal" else other_games, seed=1,
                          name=f"{engine.name} demo", rated=True, workers=workers, stdout=self.stdout,
                          stderr=self.stderr)
+        if not no_serve:
+            serve(self, port=port, host=host, workers=workers, grace=grace)
 
     def upload_starters(self) -> dict[str, list[str]]:
         """Upload each starter once (the demo player's bot ``starter``, or ``smart``); returns valid specs."""

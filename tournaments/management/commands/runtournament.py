@@ -101,11 +101,13 @@ class Command(BaseCommand):
         ruleset = tournament.ruleset or "standard"
         self.stdout.write(f"\nLeaderboard, {tournament.game}, {ruleset} ruleset (TrueSkill; sorted by mu - 3*sigma)"
                           + ("" if tournament.rated else "; this friendly tournament did not change it"))
-        self.stdout.write(f"{'rank':>4}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'avg rank':>9}")
+        self.stdout.write(f"{'place':>5}  {'bot':<28} {'mu':>7} {'sigma':>6} {'mu-3s':>7} {'games':>6} {'matches':>7} "
+                          f"{'avg place':>9}")
         for i, r in enumerate(rows, 1):
             if r["mu"] is None:
-                self.stdout.write(f"{i:>4}  {r['label']:<28} {'-':>7} {'-':>6} {'-':>7} {0:>6}")
+                self.stdout.write(f"{i:>5}  {r['label']:<28} {'-':>7} {'-':>6} {'-':>7} {0:>6} {r['matches']:>7}")
                 continue
-            avg = f"{r['average_rank']:.2f}" if r["average_rank"] else "-"
-            self.stdout.write(f"{i:>4}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
-                              f"{r['games']:>6} {avg:>9}")
+            avg = f"{r['average_place']:.2f}" if r["average_place"] else "-"
+            self.stdout.write(f"{i:>5}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
+                              f"{r['games']:>6} {r['matches']:>7} {avg:>9}")
+        self.stdout.write("games: rated games of the version in all; matches, avg place: this tournament (1 = first)")
