@@ -128,7 +128,7 @@ class ApiErrorMiddleware:
         if not request.path.startswith(API_PREFIX) or response.status_code < 400 or _is_json(response):
             return response
         code = response.status_code
-        if code == 404:
+        if code == 404 and getattr(request, "resolver_match", None) is None:
             detail = f"no API endpoint at {request.path}; the endpoints are listed at {API_PREFIX}docs/"
         elif code >= 500:
             detail = "the server failed on this request; it is logged"
