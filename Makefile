@@ -8,6 +8,10 @@ PORT ?= 8000
 
 .PHONY: setup test demo serve bench clean
 
+# The local site runs in DEBUG (no secret key needed; the settings refuse to start without one otherwise).
+# `make demo DJANGO_DEBUG=0 DJANGO_SECRET_KEY=...` runs it as production would.
+setup demo serve: export DJANGO_DEBUG ?= 1
+
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip

@@ -6,9 +6,11 @@ runs with no server. Production: DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 DATA_DIR = Path(os.environ.get("ARENA_DATA_DIR", BASE_DIR / "var")).resolve()
@@ -19,10 +21,29 @@ def env_bool(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Safe by default: DEBUG only when asked for, and no site without a secret key unless it is a DEBUG one.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. Set it to a long random string (python -c \"import secrets; "
+            "print(secrets.token_urlsafe(50))\"), or set DJANGO_DEBUG=1 for local development."
+        )
+    SECRET_KEY = "dev-only-insecure-key-debug-mode"
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# HTTPS: off by default (plain-HTTP development and tests); deploy/arena.env turns all of it on.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT")
+if env_bool("DJANGO_BEHIND_TLS_PROXY"):
+    # The proxy in front terminates TLS and says so; it must strip this header from clients' requests.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES")
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD")
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -34,6 +55,9 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
     "players",
     "bots",
     "tournaments",
@@ -42,13 +66,18 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: whatever Django answers under /api/ (404, 500, 400 of a bad Host) becomes the API's JSON error.
+    "web.api.errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out login (too many failures) into 429 with Retry-After.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "arena.urls"
@@ -98,6 +127,23 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "keepalives_count": 3, "tcp_user_timeout": 8000,
     })
 
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses logins of a locked-out (username, address) first
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (the login page, /admin/, /api/token/): after AXES_FAILURE_LIMIT failures of one username from
+# one address, that pair waits out the cool-off (429 + Retry-After). Counted in the database: every web
+# process sees the same count.
+AXES_FAILURE_LIMIT = int(os.environ.get("ARENA_LOGIN_FAILURE_LIMIT", 5))
+AXES_COOLOFF_TIME = timedelta(seconds=int(os.environ.get("ARENA_LOGIN_COOLOFF_SECONDS", 900)))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "web.api.accounts.lockout_response"
+AXES_VERBOSE = False
+if env_bool("DJANGO_BEHIND_TLS_PROXY"):
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -110,6 +156,14 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise serves from it (filled by collectstatic)
+# WhiteNoise serves the collected static files (the site's CSS, the API docs' Swagger UI) from the web process
+# (the image runs collectstatic; without DEBUG, run it once before serving). In DEBUG it serves them from the
+# apps. (Finding them in the apps without DEBUG too would cost every test client ~70 ms.)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 MEDIA_ROOT = Path(os.environ.get("ARENA_MEDIA_ROOT", DATA_DIR / "media"))
 
 REST_FRAMEWORK = {
@@ -118,9 +172,35 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "web.api.pagination.Page",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "web.api.errors.exception_handler",
+    # JSON in and out (the docs are at /api/docs/), bounded in size and nesting. The upload is multipart; the
+    # account endpoints also take forms.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser"],
+    "DEFAULT_SCHEMA_CLASS": "web.api.schema.ArenaAutoSchema",
+}
+# A request body other than uploaded files (JSON, form fields) is refused past this size.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("ARENA_MAX_BODY_BYTES", 2_621_440))
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Bot Arena API",
+    "DESCRIPTION": "Bots, tournaments, matches and TrueSkill leaderboards of five board games. Reads are public; "
+                   "writes need `Authorization: Token <key>`. Every error is `{\"error\": code, \"detail\": text}`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no badge from an online validator
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "BotVersionStatus": "bots.models.BotVersion.Status",
+        "MatchStatus": "tournaments.models.Match.Status",
+        "TournamentStatus": "tournaments.models.Tournament.Status",
+        "TournamentFormat": "tournaments.models.Tournament.Format",
+    },
 }
 
 # --- Celery ---------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Reads of bots and versions."""
 from __future__ import annotations
 
+import re
+
 from django.db.models import QuerySet
 
 from bots.models import Bot, BotVersion
@@ -20,7 +22,7 @@ def resolve_version(game: str, spec: str) -> BotVersion:
     versions = BotVersion.objects.select_related("bot__owner").filter(
         bot__game=game, bot__owner__username=owner, bot__name=name)
     if number:
-        if not number.isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", number):
             raise BotNotFound(f"bad version in {spec!r}: expected owner/name@N")
         version = versions.filter(number=int(number)).first()
     else:

@@ -1,4 +1,7 @@
 """Writes on players."""
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
 from players.models import Player
 
 
@@ -9,3 +12,16 @@ def system_player() -> Player:
         player.set_unusable_password()
         player.save(update_fields=["password"])
     return player
+
+
+def rotate_token(player: Player) -> Token:
+    """A new API token for ``player``; the old one stops working at once."""
+    with transaction.atomic():
+        Token.objects.filter(user=player).delete()
+        return Token.objects.create(user=player)
+
+
+def revoke_token(player: Player) -> bool:
+    """Delete the player's API token (until they ask for a new one); whether there was one."""
+    deleted, _ = Token.objects.filter(user=player).delete()
+    return deleted > 0

@@ -16,6 +16,7 @@ from bots.selectors import versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
+from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
@@ -144,7 +145,7 @@ def register(request):
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}. Upload your first bot below.")
         return redirect("me")
     return render(request, "registration/register.html", {"form": form})
@@ -152,8 +153,26 @@ def register(request):
 
 @login_required
 def me(request):
-    token, _ = Token.objects.get_or_create(user=request.user)
-    return render(request, "web/me.html", {"versions": versions_of_owner(request.user), "token": token.key})
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "web/me.html", {"versions": versions_of_owner(request.user),
+                                           "token": token.key if token else None})
+
+
+@login_required
+@require_POST
+def token_rotate(request):
+    """A new API token (the old one stops working); CSRF-protected like every POST form."""
+    rotate_token(request.user)
+    messages.success(request, "Your API token is new; the old one no longer works.")
+    return redirect("me")
+
+
+@login_required
+@require_POST
+def token_revoke(request):
+    revoke_token(request.user)
+    messages.success(request, "Your API token is revoked; create a new one when you need it.")
+    return redirect("me")
 
 
 @login_required

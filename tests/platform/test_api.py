@@ -21,7 +21,7 @@ def client_with_token(alice):
 
 def test_games_are_listed_with_their_player_counts(db):
     data = APIClient().get("/api/games/").json()
-    port_royal = next(g for g in data if g["id"] == "port_royal")
+    port_royal = next(g for g in data["results"] if g["id"] == "port_royal")
     assert (port_royal["min_players"], port_royal["max_players"]) == (2, 5)
     assert "end_condition" in port_royal["options"]
 
@@ -73,7 +73,7 @@ def test_unknown_things_are_404(db):
     client = APIClient()
     assert client.get("/api/leaderboards/chess/").status_code == 404
     assert client.get("/api/matches/999/").status_code == 404
-    assert client.get("/api/matches/?tournament=abc").status_code == 404
+    assert client.get("/api/nothing/").json()["error"] == "not_found"
 
 
 def test_leaderboard_and_match_log_after_matches(builtin_versions):
@@ -82,9 +82,11 @@ def test_leaderboard_and_match_log_after_matches(builtin_versions):
     for match in tournament.matches.all():
         services.run_match(match.pk)
     board = APIClient().get("/api/leaderboards/port_royal/?history=1").json()
-    assert [r["place"] for r in board["ratings"]] == [1, 2]
-    assert all(r["games"] == 2 and len(r["history"]) == 2 for r in board["ratings"])
-    keys = [r["conservative"] for r in board["ratings"]]
+    assert [r["place"] for r in board["results"]] == [1, 2]
+    assert all(r["games"] == 2 and len(r["history"]) == 2 for r in board["results"])
+    second_page = APIClient().get("/api/leaderboards/port_royal/?limit=1&offset=1").json()
+    assert second_page["count"] == 2 and [r["place"] for r in second_page["results"]] == [2]
+    keys = [r["conservative"] for r in board["results"]]
     assert keys == sorted(keys, reverse=True)
     match = tournament.matches.first()
     log = APIClient().get(f"/api/matches/{match.pk}/log/").json()
@@ -106,7 +108,7 @@ def test_places_for_people_are_1_based(builtin_versions):
     assert sorted(s["place"] for s in seats) in ([1, 2], [1, 1])
     assert {s["seat"]: s["place"] for s in seats} == {s.seat: s.rank + 1 for s in match.seats.all()}
     assert all("rank" not in s for s in seats)
-    history = client.get("/api/leaderboards/port_royal/?history=1").json()["ratings"][0]["history"]
+    history = client.get("/api/leaderboards/port_royal/?history=1").json()["results"][0]["history"]
     assert all(h["place"] in (1, 2) for h in history)
     standings = client.get(f"/api/tournaments/{tournament.pk}/").json()["standings"]
     for row in standings:

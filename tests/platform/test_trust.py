@@ -83,7 +83,7 @@ def test_friendly_matches_leave_the_leaderboard_alone_and_rated_ones_move_it(mal
     play_out(Tournament.objects.get(pk=friendly["id"]))
     assert Match.objects.filter(tournament_id=friendly["id"], status="finished").count() == 2
     assert not Match.objects.filter(rated=True).exists() and not Rating.objects.exists()
-    assert APIClient().get("/api/leaderboards/port_royal/").json()["ratings"] == []
+    assert APIClient().get("/api/leaderboards/port_royal/").json()["results"] == []
     assert "friendly (not rated)" in Client().get(f"/tournaments/{friendly['id']}/").content.decode()
     match = Match.objects.filter(tournament_id=friendly["id"]).first()
     assert "not rated" in Client().get(f"/matches/{match.pk}/").content.decode()
@@ -92,7 +92,7 @@ def test_friendly_matches_leave_the_leaderboard_alone_and_rated_ones_move_it(mal
     assert rated["rated"] is True and rated["ruleset"] == "standard" and rated["rated_display"] == "rated (standard)"
     play_out(Tournament.objects.get(pk=rated["id"]))
     board = APIClient().get("/api/leaderboards/port_royal/").json()
-    assert board["ruleset"] == "standard" and [r["games"] for r in board["ratings"]] == [2, 2]
+    assert board["ruleset"] == "standard" and [r["games"] for r in board["results"]] == [2, 2]
     assert all(m["rated"] and m["ruleset"] == "standard"
                for m in APIClient().get(f"/api/matches/?tournament={rated['id']}").json()["results"])
 
@@ -147,7 +147,7 @@ def test_catans_base_and_five_six_boards_are_separate_leaderboards(db):
     assert len(leaderboard("catan", "five_six_players")) == 5 and len(leaderboard("catan")) == 3
     assert Rating.objects.filter(bot_version=field[0]).count() == 2  # one rating per ruleset
     board = APIClient().get("/api/leaderboards/catan/?ruleset=five_six_players").json()
-    assert board["ruleset"] == "five_six_players" and board["players"] == [5, 6] and len(board["ratings"]) == 5
+    assert board["ruleset"] == "five_six_players" and board["players"] == [5, 6] and len(board["results"]) == 5
     assert set(big.matches.values_list("ruleset", flat=True)) == {"five_six_players"}
     html = Client().get("/games/catan/?ruleset=five_six_players").content.decode()
     assert "five_six_players ruleset" in html and "big" in html and "small" not in html

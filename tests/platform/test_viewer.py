@@ -96,5 +96,5 @@ def test_the_api_serves_the_same_frames_with_its_error_shape(alice):
     else:
         assert response.status_code == 403 and response.json()["error"] == "permission_denied"
     bad = eve.get(f"/api/matches/{match.pk}/frames/?seat=abc")
-    assert bad.status_code == 400 and set(bad.json()) == {"error", "detail"}
+    assert bad.status_code == 400 and set(bad.json()) == {"error", "detail", "fields"} and "seat" in bad.json()["fields"]
     assert api.get("/api/matches/999999/frames/").status_code == 404

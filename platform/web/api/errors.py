@@ -1,5 +1,20 @@
-"""One error shape for the whole API: {"error": <short code>, "detail": <what is wrong>}."""
-from rest_framework import status
+"""One error shape for the whole API.
+
+Every error under /api/ is JSON: ``{"error": <short code>, "detail": <text>}``; ``detail`` is always a string.
+Invalid fields add ``"fields": {<field path>: [<message>, ...]}`` (nested fields as ``bots.1``). The exception
+handler shapes DRF's errors and the domain's; the middleware shapes what Django answers by itself (an unknown
+URL, an unhandled exception, a bad Host header).
+"""
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework import serializers, status
+from rest_framework.exceptions import MethodNotAllowed, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -8,13 +23,119 @@ from bots.services import UploadError
 from engines.core import BadOptions
 from tournaments.services import TournamentError
 
+API_PREFIX = "/api/"
 
-def exception_handler(exc, context):
+# The code of an error by its status, where the exception does not name one.
+CODES = {
+    400: "bad_request", 401: "not_authenticated", 403: "permission_denied", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 413: "too_large", 415: "unsupported_media_type",
+    429: "throttled", 500: "server_error",
+}
+# Headers of Django's own error responses that a client still needs.
+KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The error shape (for the schema)."""
+
+    error = serializers.CharField(help_text="a short code: invalid, not_found, throttled, ...")
+    detail = serializers.CharField(help_text="what is wrong, in words")
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="invalid input only: the messages of each field")
+
+
+def error_body(code: str, detail: str, fields: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"error": code, "detail": detail}
+    if fields:
+        body["fields"] = fields
+    return body
+
+
+def field_messages(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested validation detail flattened to ``{"name": [...], "bots.1": [...]}``."""
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            out.update(field_messages(value, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(detail, list) and detail and all(not isinstance(d, (dict, list)) for d in detail):
+        return {prefix or "non_field_errors": [str(d) for d in detail]}
+    if isinstance(detail, list):
+        out = {}
+        for index, value in enumerate(detail):
+            out.update(field_messages(value, f"{prefix}.{index}" if prefix else str(index)))
+        return out
+    return {prefix or "non_field_errors": [str(detail)]}
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    """DRF's handler, answering in the API's shape; ``None`` (a 500) for what is not an API error."""
+    if isinstance(exc, BadOptions) and exc.option:  # the engine names the option at fault
+        return Response(error_body("invalid", str(exc), {f"options.{exc.option}": [str(exc)]}),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, (TournamentError, BadOptions, BotNotFound, UploadError)):
-        return Response({"error": "invalid", "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(error_body("invalid", str(exc)), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("too_large", f"the request body (files aside) is larger than {limit:,} bytes"),
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = drf_exception_handler(exc, context)
-    if response is not None:
-        code = getattr(exc, "default_code", "error")
-        response.data = {"error": code, "detail": response.data.get("detail", response.data)
-                         if isinstance(response.data, dict) else response.data}
+    if response is None:
+        return None
+    if isinstance(exc, ValidationError):
+        fields = field_messages(exc.detail)
+        text = "; ".join(f"{name}: {' '.join(messages)}" if name != "non_field_errors" else " ".join(messages)
+                         for name, messages in fields.items())
+        response.data = error_body("invalid", text, fields)
+        return response
+    drf_detail = response.data.get("detail") if isinstance(response.data, dict) else response.data
+    code = getattr(drf_detail, "code", None) or CODES.get(response.status_code, "error")
+    detail = str(drf_detail) if drf_detail else _phrase(response.status_code)
+    response.data = error_body(code, detail)
     return response
+
+
+class MethodCheckedFirst:
+    """A view mixin: an unsupported method is 405 before authentication and permissions are looked at (DRF
+    checks them first, so TRACE without a token would be a 401)."""
+
+    def initial(self, request, *args, **kwargs):
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            raise MethodNotAllowed(request.method)
+        super().initial(request, *args, **kwargs)
+
+
+def _phrase(code: int) -> str:
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return "Error"
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+class ApiErrorMiddleware:
+    """Under /api/, an error response that is not JSON (Django's own 404, 500, 400) becomes the API's shape."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith(API_PREFIX) or response.status_code < 400 or _is_json(response):
+            return response
+        code = response.status_code
+        if code == 404 and getattr(request, "resolver_match", None) is None:
+            detail = f"no API endpoint at {request.path}; the endpoints are listed at {API_PREFIX}docs/"
+        elif code >= 500:
+            detail = "the server failed on this request; it is logged"
+        else:
+            detail = _phrase(code)
+        shaped = JsonResponse(error_body(CODES.get(code, "error"), detail), status=code)
+        for header in KEPT_HEADERS:
+            if header in response:
+                shaped[header] = response[header]
+        return shaped

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bots.models import Bot, BotVersion
@@ -87,8 +88,13 @@ class MatchSerializer(serializers.ModelSerializer):
                   "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
 
 
+class EntrySerializer(serializers.Serializer):
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
+
+
 class TournamentSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True)
+    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True, allow_null=True)
     entries = serializers.SerializerMethodField()
     rated_display = serializers.CharField(read_only=True, help_text='"rated (<ruleset>)" or "friendly (not rated)"')
 
@@ -98,6 +104,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "planned_matches", "options", "seed", "rated", "ruleset", "rated_display", "status", "created_by",
                   "created_at", "finished_at", "entries", "plan"]
 
+    @extend_schema_field(EntrySerializer(many=True))
     def get_entries(self, obj):
         return [{"bot_version": e.bot_version_id, "label": e.bot_version.label}
                 for e in obj.entry_set.select_related("bot_version__bot__owner")]
@@ -145,3 +152,65 @@ class BotSettingsSerializer(serializers.Serializer):
 
     accepts_challenges = serializers.BooleanField(required=False)
     description = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+
+# --- Shapes of responses built in the views (the schema names them; the views fill them) ---------------------
+class RulesetSerializer(serializers.Serializer):
+    options = serializers.DictField(help_text="overrides of the defaults")
+    players = serializers.ListField(child=serializers.IntegerField())
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = serializers.DictField(help_text="every option the game accepts, with its default")
+    options_schema = serializers.DictField(help_text="the options as a JSON Schema object: what a tournament's "
+                                                     "`options` may hold")
+    rated_rulesets = serializers.DictField(child=RulesetSerializer(),
+                                           help_text="the rated rulesets by name: option overrides, player counts")
+
+
+class LeaderboardRowSerializer(RatingSerializer):
+    place = serializers.IntegerField(read_only=True, help_text="1 = best")
+    history = serializers.ListField(child=serializers.DictField(), read_only=True, allow_null=True,
+                                    help_text="with ?history=1: the rating after each match; else null")
+
+    class Meta(RatingSerializer.Meta):
+        fields = ["place", *RatingSerializer.Meta.fields, "history"]
+
+
+class UploadedVersionSerializer(BotVersionSerializer):
+    bot = serializers.IntegerField(source="bot_id", read_only=True)
+
+    class Meta(BotVersionSerializer.Meta):
+        fields = [*BotVersionSerializer.Meta.fields, "bot"]
+
+
+class ProgressSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    failed = serializers.IntegerField()
+    running = serializers.IntegerField()
+    done = serializers.IntegerField()
+
+
+class StandingSerializer(serializers.Serializer):
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
+    mu = serializers.FloatField(allow_null=True)
+    sigma = serializers.FloatField(allow_null=True)
+    conservative = serializers.FloatField(allow_null=True)
+    games = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField(allow_null=True, help_text="1 = first")
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    progress = ProgressSerializer(read_only=True)
+    standings = StandingSerializer(many=True, read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "progress", "standings"]

@@ -1,8 +1,8 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from web.api import views
+from web.api import accounts, views
 
 router = DefaultRouter()
 router.register("bots", views.BotViewSet, basename="bot")
@@ -10,8 +10,12 @@ router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("matches", views.MatchViewSet, basename="match")
 
 urlpatterns = [
-    path("games/", views.games, name="api-games"),
-    path("leaderboards/<str:game>/", views.game_leaderboard, name="api-leaderboard"),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("games/", views.GameList.as_view(), name="api-games"),
+    path("leaderboards/<str:game>/", views.Leaderboard.as_view(), name="api-leaderboard"),
+    path("register/", accounts.RegisterView.as_view(), name="api-register"),
+    path("token/", accounts.TokenView.as_view(), name="api-token"),
+    path("token/rotate/", accounts.RotateTokenView.as_view(), name="api-token-rotate"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include(router.urls)),
 ]

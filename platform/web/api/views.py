@@ -1,11 +1,14 @@
 """The REST API: read everything; create tournaments (and upload bots) with a token."""
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
-from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.decorators import action, api_view, permission_classes
-from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+import re
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ParseError, PermissionDenied, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from bots.models import Bot, BotVersion
@@ -13,16 +16,28 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
+from web.api.errors import MethodCheckedFirst
+from web.api.pagination import LeaderboardPage
+from web.api.params import query_bool, query_int
+from web.api.parsers import JSONBodyParser
+from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
+
+#: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
+ID_RE = re.compile(r"[0-9]{1,18}")
+ID_PATTERN = ID_RE.pattern
+
+GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), description="only this game")
+
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
     return {"id": game.id, "name": game.name, "min_players": game.min_players, "max_players": game.max_players,
-            "options": game.default_options,
+            "options": game.default_options, "options_schema": game.options_schema(),
             "rated_rulesets": {name: {"options": overrides, "players": list(game.preset_players(name))}
                                for name, overrides in game.rated_presets.items()}}
 
@@ -31,37 +46,81 @@ def check_game(game_id: str) -> str:
         raise NotFound(f"unknown game {game_id!r}; games: {', '.join(available_games())}")
     return game_id
 
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def games(request):
-    return Response([game_info(g) for g in available_games()])
+def game_filter(request) -> str | None:
+    """The ``?game=`` filter: a known game id, or a 400 naming the games."""
+    game = request.query_params.get("game")
+    if game is not None and game not in available_games():
+        raise ValidationError({"game": [f"unknown game {game[:40]!r}; games: {', '.join(available_games())}"]})
+    return game
 
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
-    check_game(game)
-    ruleset = request.query_params.get("ruleset") or STANDARD
-    rulesets = get_game(game).rated_presets
-    if ruleset not in rulesets:
-        raise NotFound(f"{game} has no rated ruleset {ruleset!r}; rated rulesets: {', '.join(rulesets)}")
-    rows = []
-    for place, rating in enumerate(leaderboard(game, ruleset), 1):
-        row = s.RatingSerializer(rating).data
-        row["place"] = place
-        if request.query_params.get("history"):
-            row["history"] = rating_history(rating)
-        rows.append(row)
-    return Response({"game": game, "ruleset": ruleset, "options": get_game(game).options(rulesets[ruleset]),
-                     "players": list(get_game(game).preset_players(ruleset)), "ratings": rows})
+def choice_filter(request, name: str, choices) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and value not in choices.values:
+        raise ValidationError({name: [f"unknown {name} {value[:40]!r}; one of: {', '.join(choices.values)}"]})
+    return value
 
-class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+
+class GameList(MethodCheckedFirst, generics.ListAPIView):
+    """The games: player counts, options with their defaults and as a JSON Schema, rated rulesets."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = s.GameSerializer
+
+    def get_queryset(self):
+        return [game_info(g) for g in available_games()]
+
+
+@extend_schema_view(get=extend_schema(parameters=[
+    OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
+    OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
+    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
+class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
+    """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
+    conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = s.LeaderboardRowSerializer
+    pagination_class = LeaderboardPage
+
+    def ruleset(self) -> str:
+        game = check_game(self.kwargs["game"])
+        ruleset = self.request.query_params.get("ruleset") or STANDARD
+        rulesets = get_game(game).rated_presets
+        if ruleset not in rulesets:
+            raise NotFound(f"{game} has no rated ruleset {ruleset[:40]!r}; rated rulesets: {', '.join(rulesets)}")
+        return ruleset
+
+    def get_queryset(self):
+        return leaderboard(self.kwargs["game"], self.ruleset())
+
+    def list(self, request, *args, **kwargs):
+        game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
+        page = self.paginate_queryset(self.get_queryset())
+        with_history = query_bool(request, "history")
+        for place, rating in enumerate(page, self.paginator.offset + 1):
+            rating.place = place
+            rating.history = rating_history(rating) if with_history else None
+        self.paginator.header = {"game": game.id, "ruleset": ruleset,
+                                 "options": game.options(game.rated_presets[ruleset]),
+                                 "players": list(game.preset_players(ruleset))}
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+@extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
+class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Bots and versions. POST (multipart: game, name, file, description, accepts_challenges) uploads a new
     version; PATCH (accepts_challenges, description) changes the owner's bot."""
 
     serializer_class = s.BotSerializer
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    lookup_value_regex = ID_PATTERN
 
+    def get_parsers(self):
+        # The upload is multipart; the owner's changes (PATCH) are JSON.
+        if getattr(self, "request", None) is not None and self.request.method == "PATCH":
+            return [JSONBodyParser()]
+        return [MultiPartParser()]
+
+    @extend_schema(request={"multipart/form-data": s.BotUploadSerializer},
+                   responses={201: s.UploadedVersionSerializer})
     def create(self, request, *args, **kwargs):
         form = s.BotUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -73,6 +132,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data["bot"] = version.bot_id
         return Response(data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request={"application/json": s.BotSettingsSerializer}, responses=s.BotSerializer)
     def partial_update(self, request, *args, **kwargs):
         bot = self.get_object()
         if bot.owner_id != request.user.pk:
@@ -84,22 +144,23 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
-        game = self.request.query_params.get("game")
-        if game:
-            qs = qs.filter(game=check_game(game))
-        return qs
+        game = game_filter(self.request)
+        return qs.filter(game=game) if game else qs
 
-class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
+class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.select_related("created_by").order_by("-id")
+    lookup_value_regex = ID_PATTERN
 
     def get_serializer_class(self):
         return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
 
     def get_queryset(self):
         qs = super().get_queryset()
-        game = self.request.query_params.get("game")
-        return qs.filter(game=check_game(game)) if game else qs
+        game = game_filter(self.request)
+        return qs.filter(game=game) if game else qs
 
+    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
     def create(self, request, *args, **kwargs):
         data = s.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -112,6 +173,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(s.TournamentSerializer(tournament, context=self.get_serializer_context()).data,
                         status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
     def stop(self, request, pk=None):
         """Stop a running tournament (its creator or staff): queued matches are dropped."""
@@ -124,13 +186,14 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @staticmethod
     def _version(game: str, spec: str) -> BotVersion:
-        if spec.isdigit():
+        if ID_RE.fullmatch(spec):
             version = BotVersion.objects.select_related("bot__owner").filter(pk=int(spec)).first()
             if version is None:
                 raise BotNotFound(f"no bot version {spec}")
             return version
         return resolve_version(game, spec)
 
+    @extend_schema(responses=s.TournamentDetailSerializer)
     def retrieve(self, request, *args, **kwargs):
         tournament = self.get_object()
         data = s.TournamentSerializer(tournament).data
@@ -142,39 +205,50 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         ]
         return Response(data)
 
-class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=[
+    GAME_PARAM,
+    OpenApiParameter("tournament", {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+                     description="only this tournament's matches"),
+    OpenApiParameter("status", str, enum=Match.Status.values, description="only matches in this state"),
+]))
+class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self):
         qs = visible_matches(self.request.user).prefetch_related("seats__bot_version__bot__owner").order_by("-id")
-        params = self.request.query_params
-        if params.get("tournament"):
-            if not params["tournament"].isdigit():
-                raise NotFound("tournament must be an id")
-            qs = qs.filter(tournament_id=int(params["tournament"]))
-        if params.get("game"):
-            qs = qs.filter(game=check_game(params["game"]))
-        if params.get("status"):
-            qs = qs.filter(status=params["status"])
+        if self.action != "list":
+            return qs
+        tournament = query_int(self.request, "tournament", None, 0)
+        if tournament is not None:
+            qs = qs.filter(tournament_id=tournament)
+        game = game_filter(self.request)
+        if game:
+            qs = qs.filter(game=game)
+        match_status = choice_filter(self.request, "status", Match.Status)
+        if match_status:
+            qs = qs.filter(status=match_status)
         return qs
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
-        match = get_object_or_404(visible_matches(request.user), pk=pk)
+        match = self.get_object()
         if match.log is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
         return Response(public_log(match.log))
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[
+        OpenApiParameter("seat", {"type": "integer", "minimum": 0, "maximum": 99},
+                         description="that seat's view (its bot's owner, staff, or games whose seat views are public)")])
     @action(detail=True, methods=["get"])
     def frames(self, request, pk=None):
         """The match viewer's data; ``?seat=K``: seat K's view (its bot's owner, staff, or any visitor
         where the game's seat views are public)."""
-        match = get_object_or_404(visible_matches(request.user), pk=pk)
-        seat = request.query_params.get("seat")
-        if seat is not None and not seat.isdigit():
-            raise ParseError("seat must be a seat number")
+        match = self.get_object()
+        seat = query_int(request, "seat", None, 0, 99)
         try:
-            body = frames_gzip(match, None if seat is None else int(seat), request.user)
+            body = frames_gzip(match, seat, request.user)
         except SeatViewRefused as exc:
             raise PermissionDenied(str(exc)) from None
         except LookupError as exc:

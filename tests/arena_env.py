@@ -1,0 +1,9 @@
+"""A pytest plugin loaded before Django's settings (``-p arena_env`` in pyproject.toml).
+
+The settings refuse to start without DJANGO_SECRET_KEY unless DJANGO_DEBUG=1; tests run with DEBUG off, as
+production does, so they get a key of their own. Set here, in the environment, so that every process the tests
+start (xdist workers, Celery workers, scenario scripts) has it too.
+"""
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key-never-used-by-a-deployment-0123456789")
