@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models.functions import Now
 
+from tournaments.doorbell import ring_matches
 from tournaments.models import Match
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,12 @@ CONNECTION_ERRORS = (OperationalError, InterfaceError)
 RETRY_SECONDS = 1.0
 
 _stop_requested_at: float | None = None  # monotonic time of the worker's SIGTERM, if any
+_current_match: int | None = None  # the match whose lease this worker process holds now
+
+
+def current_match() -> int | None:
+    """The match this worker process runs now (None: idle); its heartbeat row reports it."""
+    return _current_match
 
 
 class LeaseLost(Exception):
@@ -59,14 +66,12 @@ def renew(match_id: int, token: str) -> bool:
 
 def hand_back(match_id: int, token: str) -> bool:
     """Give a running match back to the queue (a worker stopping) and ring its doorbell again."""
-    from tournaments.services import enqueue_matches
-
     returned = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
         status=Match.Status.QUEUED, lease_token="", lease_until=None, enqueued_at=None)
     if returned:
         log.warning("match %s handed back: the worker is stopping", match_id)
         try:
-            enqueue_matches([match_id])
+            ring_matches([match_id])
         except Exception:  # the broker is away: enqueued_at stays empty, the reconciler rings it
             log.exception("could not re-enqueue match %s", match_id)
     return bool(returned)
@@ -95,18 +100,16 @@ class LeaseKeeper:
         self._thread = threading.Thread(target=self._run, name=f"lease-{match_id}", daemon=True)
 
     def __enter__(self) -> "LeaseKeeper":
-        from tournaments import health
-
-        health.set_current_match(self.match_id)
+        global _current_match
+        _current_match = self.match_id
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        from tournaments import health
-
+        global _current_match
         self._done.set()
         self._thread.join()
-        health.set_current_match(None)
+        _current_match = None
 
     def check(self, *_args) -> None:
         if self.lost.is_set():

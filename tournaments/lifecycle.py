@@ -7,6 +7,10 @@ import threading
 from celery import signals
 from django.conf import settings
 
+from tournaments.health import WorkerHeartbeat
+from tournaments.leases import close_connection, request_stop
+from tournaments.services import reconcile_matches
+
 log = logging.getLogger(__name__)
 
 _heartbeat = None
@@ -15,8 +19,6 @@ _heartbeat = None
 @signals.worker_ready.connect
 def _worker_ready(sender=None, **_):
     global _heartbeat
-    from tournaments.health import WorkerHeartbeat
-
     try:
         _heartbeat = WorkerHeartbeat(getattr(sender, "hostname", "") or "worker")
         _heartbeat.start()
@@ -28,8 +30,6 @@ def _worker_ready(sender=None, **_):
 @signals.worker_shutting_down.connect
 def _worker_shutting_down(**_):
     """SIGTERM (warm shutdown): the running match finishes within the grace period or is handed back."""
-    from tournaments.leases import request_stop
-
     request_stop()
     if _heartbeat is not None:
         _heartbeat.stopping = True
@@ -43,9 +43,6 @@ def _worker_shutdown(**_):
 
 def reconcile_forever(stop: threading.Event) -> None:
     """Run the match reconciler every RECONCILE_SECONDS until ``stop`` is set; errors wait for the next turn."""
-    from tournaments.leases import close_connection
-    from tournaments.services import reconcile_matches
-
     while not stop.wait(settings.ARENA["RECONCILE_SECONDS"]):
         try:
             reconcile_matches()

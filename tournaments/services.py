@@ -23,7 +23,7 @@ from engines.games import available_games, get_game
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
 from ratings.services import environment, lock_game, rate_match
-from tournaments import formats, leases
+from tournaments import doorbell, formats, leases
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
 
@@ -346,12 +346,7 @@ def create_match(*, game: str, bot_versions: Sequence[BotVersion], seed: int, op
 
 def enqueue_matches(match_ids: Sequence[int]) -> None:
     """Ring the doorbell for each match (the database row is the truth; duplicates are harmless)."""
-    from tournaments.tasks import run_match_task
-
-    for match_id in match_ids:
-        # The database's clock: the reconciler compares it with its own "now" from the same clock.
-        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(enqueued_at=Now())
-        run_match_task.delay(match_id)
+    doorbell.ring_matches(match_ids)
 
 
 def claim_match(match_id: int, worker: str = "") -> str | None:
@@ -477,10 +472,8 @@ def reconcile_matches() -> list[int]:
       REQUEUE_AFTER_SECONDS.
     Times are the database's clock.
     """
-    from tournaments.doorbell import waiting_match_ids
-
     try:
-        waiting = waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
+        waiting = doorbell.waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
     except Exception as exc:  # the broker is away: expired leases are still freed
         log.warning("reconciler cannot read the broker's queue: %s", exc)
         waiting = None

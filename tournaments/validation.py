@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from bots.models import BotVersion
 from bots.services import register_builtin_bots
+from tournaments.doorbell import ring_validation
 from tournaments.models import Match
 from tournaments.services import create_match, run_match, smallest_table
 
@@ -35,9 +36,7 @@ def create_validation_matches(version: BotVersion) -> None:
 
 
 def enqueue_validation(version_id: int) -> None:
-    from tournaments.tasks import validate_version_task
-
-    validate_version_task.delay(version_id)
+    ring_validation(version_id)
 
 
 def validate_version(version_id: int) -> str:
