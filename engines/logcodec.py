@@ -178,6 +178,18 @@ def decode(blob: bytes) -> dict[str, Any]:
     return dict(sorted(rest.items(), key=lambda item: order.get(item[0], len(order))))
 
 
+def encode_checked(log: Mapping[str, Any]) -> bytes:
+    """The stored form of a log from elsewhere (an older platform's JSON): decoded once to check it;
+    stored whole if the compact form would not give it back exactly."""
+    blob = encode(log)
+    try:
+        if decode(blob) == _normal(dict(log)):
+            return blob
+    except Exception:  # an engine that no longer replays it as recorded
+        pass
+    return _compress(WHOLE, _json(dict(log)))
+
+
 def encode_log(log: MatchLog) -> bytes:
     """The stored form of a ``MatchLog`` just played (its ``choices`` spare a replay)."""
     return encode(log.to_dict(), log.choices or None)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 
 
 class EntryInline(admin.TabularInline):
@@ -29,5 +29,11 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "tournament", "purpose", "status", "attempts", "rated", "ruleset", "finished_at")
     list_filter = ("game", "status", "purpose", "rated")
     raw_id_fields = ("tournament",)
-    readonly_fields = ("log",)
+    readonly_fields = ("stored_log",)
     inlines = [MatchSeatInline]
+
+    @admin.display(description="log")
+    def stored_log(self, match: Match) -> str:
+        """The size of the stored log (the log itself: the match page, the API, the download)."""
+        stored = MatchLog.objects.filter(match=match).first()
+        return str(stored) if stored else "none yet"

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from engines.logcodec import decode
 from ratings.selectors import STANDARD, ratings_of
-from tournaments.models import Match, MatchSeat, Tournament
+from tournaments.models import Match, MatchLog, MatchSeat, Tournament
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, int]:
@@ -58,6 +59,21 @@ def matches_of(tournament: Tournament) -> QuerySet[Match]:
 
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).
 PUBLIC_FAULT_KEYS = ("seat", "move", "kind")
+
+
+def match_log(match: Match) -> dict | None:
+    """The full log of a match (``MatchLog.to_dict()`` as JSON; its stderr and fault details are the
+    bots' owners' only: show others ``public_log`` of it), or None before it is stored.
+
+    Every reader of match logs comes here: the log lives in its own table in the compact stored form
+    (engines.logcodec), and decoding replays the game. Decoded once per match object."""
+    cached = getattr(match, "_decoded_log", None)
+    if cached is None:
+        data = MatchLog.objects.filter(match_id=match.pk).values_list("data", flat=True).first()
+        if data is None:
+            return None
+        cached = match._decoded_log = decode(bytes(data))
+    return cached
 
 
 def public_log(log: dict) -> dict:

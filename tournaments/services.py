@@ -20,11 +20,12 @@ from engines.bots import Bot
 from engines.players import make_bot
 from engines.core import BadOptions
 from engines.games import available_games, get_game
+from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import environment, lock_game, rate_match
+from ratings.services import apply_rating, environment, lock_game
 from tournaments import doorbell, formats, leases
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,24 @@ def advance_tournament(tournament_id: int | None) -> None:
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is not None and tournament.status == Tournament.Status.RUNNING:
             _advance(tournament)
+
+
+OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def advance_after_match(match: Match) -> None:
+    """A match of the tournament is done (stored or failed): advance the tournament if that was its last
+    open match, or top up its ladder.
+
+    Asked after the match's transaction committed, so of matches finishing together the last to commit
+    sees none open and advances (one indexed read for the others; no lock)."""
+    tournament = match.tournament
+    if tournament is None:
+        return
+    if tournament.format != Tournament.Format.LADDER and Match.objects.filter(
+            tournament_id=tournament.pk, status__in=OPEN).exists():
+        return
+    advance_tournament(tournament.pk)
 
 
 def _advance(tournament: Tournament) -> None:
@@ -379,7 +398,7 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     if token is None:
         return "not claimed"
     with leases.LeaseKeeper(match_id, token) as keeper:
-        match = Match.objects.get(pk=match_id)
+        match = Match.objects.select_related("tournament").get(pk=match_id)
         seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
         bots: list[Bot] = []
         try:
@@ -400,29 +419,30 @@ def run_match(match_id: int, worker: str | None = None) -> str:
             log.exception("match %s failed", match_id)
             Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
                 status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-            advance_tournament(match.tournament_id)
+            advance_after_match(match)
             return "failed"
+        log_data = result.to_dict()
+        blob = encode_log(result)  # outside the transaction: the game lock is held only to write
         # A database away for a while (restart, failover, link cut) delays the store; it never fails
         # the match. The heartbeat keeps the lease meanwhile.
-        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, result.to_dict()), "lease lost")
+        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, log_data, seats, blob), "lease lost")
         if stored == "lease lost":
             log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
         try:
-            advance_tournament(match.tournament_id)
+            advance_after_match(match)
         except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
             log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
     return stored
 
 
-def rated_ruleset(match: Match) -> str | None:
+def rated_ruleset(match: Match, seats: int | None = None) -> str | None:
     """The ruleset whose public ratings a match moves, or None: only the matches of a rated tournament,
-    played under one of the game's rated rulesets, are rated (friendly and validation matches never)."""
-    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None:
+    played under one of the game's rated rulesets, are rated (friendly and validation matches never).
+    ``seats``: the match's number of seats, when the caller has read them."""
+    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None or not match.tournament.rated:
         return None
-    if not Tournament.objects.filter(pk=match.tournament_id, rated=True).exists():
-        return None
-    return get_game(match.game).rated_preset(match.seats.count(), match.options)
+    return get_game(match.game).rated_preset(match.seats.count() if seats is None else seats, match.options)
 
 
 def store_result(match: Match, token: str, log_data: dict) -> str:
@@ -430,34 +450,47 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
     the lease."""
     stored = _store(match, token, log_data)
     if stored == "finished":
-        advance_tournament(match.tournament_id)
+        advance_after_match(match)
     return stored
 
 
-def _store(match: Match, token: str, log_data: dict) -> str:
+def save_match_log(match_id: int, log_data: dict) -> None:
+    """Store (or replace) a match's log in its compact form; the match pipeline stores logs itself
+    (``run_match``): this is for logs from elsewhere (imports, fixtures)."""
+    MatchLog.objects.update_or_create(match_id=match_id, defaults={"data": encode_checked(log_data)})
+
+
+def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
+           blob: bytes | None = None) -> str:
+    """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them):
+    the game lock (rated only), the conditional store (which also marks the match rated: exactly once),
+    the log, the seats in one update, and the rating update (apply_rating)."""
+    if seats is None:
+        seats = list(match.seats.order_by("seat"))
+    ruleset = rated_ruleset(match, len(seats))
     outcome = log_data["outcome"]
-    ruleset = rated_ruleset(match)
     with transaction.atomic():
-        if ruleset:
-            lock_game(match.game)  # first: rating order = order in which matches finish
+        lock = lock_game(match.game) if ruleset else None  # first: rating order = order in which matches finish
         stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
-            status=Match.Status.FINISHED, log=log_data, num_moves=len(log_data["moves"]),
-            finished_at=timezone.now(), error="")
+            status=Match.Status.FINISHED, num_moves=len(log_data["moves"]), finished_at=timezone.now(),
+            error="", rated=bool(ruleset), ruleset=ruleset or "")
         if not stored:
             return "lease lost"  # another worker took the match over; its result counts
+        MatchLog.objects.create(match_id=match.pk, data=blob if blob is not None else encode_checked(log_data))
         forfeits = {int(k) for k in log_data.get("forfeits", {})}
-        for seat in match.seats.all():
+        stderr = log_data.get("stderr", {})
+        for seat in seats:
             faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
             seat.rank = outcome["ranks"][seat.seat]
             seat.score = outcome["scores"][seat.seat]
             seat.faults = len(faults)
             seat.forfeited = seat.seat in forfeits
             seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-            seat.stderr_tail = (log_data.get("stderr", {}).get(str(seat.seat))
+            seat.stderr_tail = (stderr.get(str(seat.seat))
                                 or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
-            seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
+        MatchSeat.objects.bulk_update(seats, ["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
         if ruleset:
-            rate_match(match, ruleset)
+            apply_rating(lock, match.pk, match.game, ruleset, [(s.bot_version_id, s.rank) for s in seats])
     return "finished"
 
 

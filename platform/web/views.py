@@ -18,7 +18,8 @@ from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
+from tournaments.selectors import match_log as stored_log
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
@@ -81,7 +82,7 @@ def match_detail(request, pk: int):
     own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
     ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
     viewer = None
-    if match.log:
+    if match.status == Match.Status.FINISHED:
         viewer = {"assets": shell_assets(match.game),
                   "config": {"framesUrl": reverse("match-frames", args=[match.pk]),
                              "allowedSeats": allowed_seat_views(match, request.user)}}
@@ -110,9 +111,10 @@ def match_frames(request, pk: int):
 
 def match_log(request, pk: int):
     match = get_object_or_404(visible_matches(request.user), pk=pk)
-    if match.log is None:
+    stored = stored_log(match)
+    if stored is None:
         raise Http404(f"match {pk} has no log yet")
-    response = JsonResponse(public_log(match.log))
+    response = JsonResponse(public_log(stored))
     response["Content-Disposition"] = f'attachment; filename="match-{pk}.json"'
     return response
 

@@ -17,7 +17,7 @@ from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Match, Tournament
-from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import match_log, public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -234,9 +234,10 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         match = self.get_object()
-        if match.log is None:
+        stored = match_log(match)
+        if stored is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
-        return Response(public_log(match.log))
+        return Response(public_log(stored))
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[
         OpenApiParameter("seat", {"type": "integer", "minimum": 0, "maximum": 99},
