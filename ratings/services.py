@@ -7,6 +7,7 @@ import trueskill
 from django.db import transaction
 from django.utils import timezone
 
+from arena.bulk import update_rows
 from ratings.models import GameLock, Rating, RatingChange
 
 # Games have ties (shared ranks), so the draw probability is not zero.
@@ -92,4 +93,5 @@ def apply_rating(lock: GameLock, match_id: int, game: str, ruleset: str, seats: 
     now = timezone.now()
     for rating, (after,) in zip(ratings, new):
         rating.mu, rating.sigma, rating.games, rating.updated_at = after.mu, after.sigma, rating.games + 1, now
-    Rating.objects.bulk_update(ratings, ["mu", "sigma", "games", "updated_at"])
+    update_rows(Rating, "id", {r.pk: {"mu": r.mu, "sigma": r.sigma, "updated_at": now} for r in ratings},
+                increment=("games",))

@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from arena.bulk import update_rows
 from bots.models import BotVersion
 from engines.bots import Bot
 from engines.players import make_bot
@@ -488,7 +489,12 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
             seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
             seat.stderr_tail = (stderr.get(str(seat.seat))
                                 or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
-        MatchSeat.objects.bulk_update(seats, ["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
+        update_rows(MatchSeat, "seat", {s.seat: {"rank": s.rank, "score": s.score, "faults": s.faults,
+                                                 "forfeited": s.forfeited, "stderr_tail": s.stderr_tail} for s in seats},
+                    where={"match": match.pk})
+        for seat in seats:
+            if seat.fault_log:  # rare: a bot that faulted
+                MatchSeat.objects.filter(pk=seat.pk).update(fault_log=seat.fault_log)
         if ruleset:
             apply_rating(lock, match.pk, match.game, ruleset, [(s.bot_version_id, s.rank) for s in seats])
     return "finished"

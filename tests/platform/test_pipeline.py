@@ -12,7 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from bots.models import Bot, BotVersion
 from engines.logcodec import COMPACT, WHOLE, decode
 from engines.match import MatchLog as EngineLog
-from engines.match import play_match, replay
+from engines.bots import BotFault, RandomBot
+from engines.match import MatchLimits, play_match, replay
 from engines.players import make_bot
 from players.services import system_player
 from ratings.models import Rating, RatingChange
@@ -42,7 +43,8 @@ def test_a_rated_four_seat_match_costs_a_fixed_number_of_queries_whatever_the_hi
         with CaptureQueriesContext(connection) as queries:
             assert services.run_match(match_id) == "finished"
         counts.append(len(queries))
-        if match_id != ids[-1] and connection.features.has_select_for_update:  # one lock: the game's (the last match also locks the tournament to finish it)
+        if ids[0] < match_id < ids[-1] and connection.features.has_select_for_update:
+            # one lock: the game's (the last match also locks the tournament to finish it)
             assert sum("FOR UPDATE" in q["sql"].upper() for q in queries.captured_queries) == 1
     # The game's first rated match creates its lock row and the four ratings; then every match costs
     # the same, but the last, which finishes the tournament.
@@ -98,3 +100,31 @@ def test_the_migration_moves_old_logs_into_their_table_and_back(builtin_versions
         assert old.get_model("tournaments", "Match").objects.get(pk=ids[0]).log == replayable
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+class GarbageEveryThird(RandomBot):
+    """Answers garbage at every third decision (a fault each time) and writes on stderr."""
+
+    calls = 0
+
+    def act(self, observation, legal_actions, time_left_ms=None):
+        self.calls += 1
+        if self.calls % 3 == 0:
+            raise BotFault("garbage", f"printed x{self.calls}", stderr_tail="Traceback (most recent call last)")
+        return super().act(observation, legal_actions, time_left_ms)
+
+
+@pytest.mark.django_db
+def test_faults_forfeits_and_stderr_reach_the_seats(builtin_versions):
+    tournament = services.create_tournament(name="f", game="port_royal", seats=2, games_per_pairing=1, seed=8,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    match = tournament.matches.get()
+    token = services.claim_match(match.pk, "w")
+    played = play_match("port_royal", [GarbageEveryThird(1), make_bot("heuristic", "port_royal", 2)], match.seed,
+                        match.options, limits=MatchLimits(max_faults=3))
+    assert services.store_result(match, token, played.to_dict()) == "finished"
+    faulty, other = match.seats.order_by("seat")
+    assert (faulty.faults, faulty.forfeited, faulty.rank) == (3, True, 1)
+    assert [f["kind"] for f in faulty.fault_log] == ["garbage"] * 3 and "Traceback" in faulty.stderr_tail
+    assert (other.faults, other.forfeited, other.fault_log, other.stderr_tail, other.rank) == (0, False, [], "", 0)
+    assert match_log(match)["faults"] == json.loads(json.dumps(played.faults))
