@@ -4,7 +4,8 @@ from __future__ import annotations
 from functools import cache
 
 import trueskill
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from arena.bulk import update_rows
@@ -33,6 +34,25 @@ def lock_game(game: str) -> GameLock:
     return lock
 
 
+def take_rating_turn(game: str) -> int:
+    """Lock the game's ratings for the rest of the current transaction and take the next number in its
+    rating order, in one statement (``UPDATE ... RETURNING``: the row lock of ``lock_game`` and the
+    increment at once). A caller that then rates nothing rolls its transaction back."""
+    table = connection.ops.quote_name(GameLock._meta.db_table)
+    for _ in range(2):
+        if connection.features.can_return_columns_from_insert:  # RETURNING (PostgreSQL, SQLite >= 3.35)
+            with connection.cursor() as cursor:
+                cursor.execute(f"UPDATE {table} SET sequence = sequence + 1 WHERE game = %s RETURNING sequence", [game])
+                row = cursor.fetchone()
+        else:
+            row = (GameLock.objects.filter(game=game).update(sequence=F("sequence") + 1)
+                   and GameLock.objects.filter(game=game).values_list("sequence").first())
+        if row:
+            return row[0]
+        GameLock.objects.get_or_create(game=game)  # the game's first rated match
+    raise RuntimeError(f"no rating lock row for {game}")
+
+
 def rating_for(bot_version, ruleset: str) -> Rating:
     """The version's rating under ``ruleset`` (a fresh one on its first rated match)."""
     env = environment()
@@ -57,16 +77,17 @@ def rate_match(match, ruleset: str) -> bool:
     if not type(match).objects.filter(pk=match.pk, rated=False).update(rated=True, ruleset=ruleset):
         return False
     seats = list(match.seats.order_by("seat").values_list("bot_version_id", "rank"))
-    apply_rating(lock, match.pk, match.game, ruleset, seats)
+    apply_rating(take_rating_turn(lock.game), match.pk, match.game, ruleset, seats)
     return True
 
 
-def apply_rating(lock: GameLock, match_id: int, game: str, ruleset: str, seats: list[tuple[int, int]]) -> None:
+def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: list[tuple[int, int]]) -> None:
     """The TrueSkill update of one match: ``seats`` are (bot version id, rank) in seat order.
 
-    The caller holds ``lock`` (``lock_game``) and has marked the match rated in this transaction (so it
-    runs once per match). A fixed number of statements whatever the history: the ratings read in one,
-    the new ones created in one, the changes inserted in one, the ratings and the lock updated in one each.
+    The caller holds the game's lock, took ``sequence`` (``take_rating_turn``) and marked the match rated
+    in this transaction (so it runs once per match). A fixed number of statements whatever the history:
+    the ratings read in one, the new ones created in one, the changes inserted in one, the ratings
+    updated in one.
     """
     env = environment()
     versions = [version for version, _rank in seats]
@@ -83,10 +104,8 @@ def apply_rating(lock: GameLock, match_id: int, game: str, ruleset: str, seats: 
     ratings = [known[v] for v in versions]
     ranks = [rank for _version, rank in seats]
     new = env.rate([(env.create_rating(r.mu, r.sigma),) for r in ratings], ranks=ranks)
-    lock.sequence += 1
-    GameLock.objects.filter(pk=lock.pk).update(sequence=lock.sequence)
     RatingChange.objects.bulk_create([
-        RatingChange(rating=rating, match_id=match_id, sequence=lock.sequence, rank=rank,
+        RatingChange(rating=rating, match_id=match_id, sequence=sequence, rank=rank,
                      mu_before=rating.mu, sigma_before=rating.sigma, mu_after=after.mu, sigma_after=after.sigma)
         for rating, rank, (after,) in zip(ratings, ranks, new)
     ])

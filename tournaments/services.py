@@ -24,7 +24,7 @@ from engines.games import available_games, get_game
 from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import apply_rating, environment, lock_game
+from ratings.services import apply_rating, environment, take_rating_turn
 from tournaments import doorbell, formats, leases
 from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
@@ -399,8 +399,12 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     if token is None:
         return "not claimed"
     with leases.LeaseKeeper(match_id, token) as keeper:
-        match = Match.objects.select_related("tournament").get(pk=match_id)
-        seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
+        # The match, its tournament and its seats' versions in one read.
+        seats = list(MatchSeat.objects.filter(match_id=match_id).select_related(
+            "match__tournament", "bot_version__bot__owner").order_by("seat"))
+        match = seats[0].match if seats else Match.objects.select_related("tournament").get(pk=match_id)
+        for seat in seats:
+            seat.match = match
         bots: list[Bot] = []
         try:
             for s in seats:
@@ -464,18 +468,20 @@ def save_match_log(match_id: int, log_data: dict) -> None:
 def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
            blob: bytes | None = None) -> str:
     """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them):
-    the game lock (rated only), the conditional store (which also marks the match rated: exactly once),
-    the log, the seats in one update, and the rating update (apply_rating)."""
+    the game's lock and rating turn (rated only), the conditional store (which also marks the match
+    rated: exactly once), the log, the seats in one update, and the rating update (apply_rating)."""
     if seats is None:
         seats = list(match.seats.order_by("seat"))
     ruleset = rated_ruleset(match, len(seats))
     outcome = log_data["outcome"]
     with transaction.atomic():
-        lock = lock_game(match.game) if ruleset else None  # first: rating order = order in which matches finish
+        # First the game's lock (rating order = the order in which matches finish) and its turn number.
+        sequence = take_rating_turn(match.game) if ruleset else None
         stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
             status=Match.Status.FINISHED, num_moves=len(log_data["moves"]), finished_at=timezone.now(),
             error="", rated=bool(ruleset), ruleset=ruleset or "")
         if not stored:
+            transaction.set_rollback(True)  # the turn taken goes back
             return "lease lost"  # another worker took the match over; its result counts
         MatchLog.objects.create(match_id=match.pk, data=blob if blob is not None else encode_checked(log_data))
         forfeits = {int(k) for k in log_data.get("forfeits", {})}
@@ -496,7 +502,7 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
             if seat.fault_log:  # rare: a bot that faulted
                 MatchSeat.objects.filter(pk=seat.pk).update(fault_log=seat.fault_log)
         if ruleset:
-            apply_rating(lock, match.pk, match.game, ruleset, [(s.bot_version_id, s.rank) for s in seats])
+            apply_rating(sequence, match.pk, match.game, ruleset, [(s.bot_version_id, s.rank) for s in seats])
     return "finished"
 
 
