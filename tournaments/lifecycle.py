@@ -6,6 +6,7 @@ import threading
 
 from celery import signals
 from django.conf import settings
+from django.db import close_old_connections
 
 from tournaments.health import WorkerHeartbeat
 from tournaments.leases import close_connection, request_stop
@@ -25,6 +26,14 @@ def _worker_ready(sender=None, **_):
     except Exception:  # the database is away at start: the worker still serves; no heartbeat row
         log.exception("worker heartbeat not started")
         _heartbeat = None
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _connections_as_for_a_request(**_):
+    """Around each task, as around each request: close database connections that are broken or older than
+    CONN_MAX_AGE, keep the others (settings.CELERY_DB_REUSE_MAX turns off Celery's close-every-time)."""
+    close_old_connections()
 
 
 @signals.worker_shutting_down.connect

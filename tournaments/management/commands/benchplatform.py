@@ -3,6 +3,7 @@ and what the platform adds to each match beyond the engine's own play. Not a tes
 import cProfile
 import io
 import json
+import os
 import pstats
 import time
 
@@ -19,14 +20,30 @@ from tournaments.services import create_tournament, run_match
 from tournaments.workers import start_workers, stop_workers
 
 
-def engine_ms_per_match(matches: list[Match]) -> float:
-    """The engine's own play time of these matches, replayed in this process (same bots, same seeds)."""
-    started = time.perf_counter()
+def engine_ms_per_match(matches: list[Match]) -> tuple[float, float]:
+    """The engine's own play time of these matches (wall, CPU), played again in this process (same bots,
+    same seeds: the same moves)."""
+    plays = []
     for match in matches:
         seats = list(match.seats.select_related("bot_version").order_by("seat"))
-        play_match(match.game, [make_bot(s.bot_version.builtin_name, match.game, seed=match.seed * 10 + s.seat)
-                                for s in seats], match.seed, match.options)
-    return (time.perf_counter() - started) * 1000 / max(1, len(matches))
+        plays.append((match, [(s.bot_version.builtin_name, match.seed * 10 + s.seat) for s in seats]))
+    wall, cpu = time.perf_counter(), time.process_time()
+    for match, bots in plays:
+        play_match(match.game, [make_bot(name, match.game, seed=seed) for name, seed in bots], match.seed, match.options)
+    count = max(1, len(matches))
+    return (time.perf_counter() - wall) * 1000 / count, (time.process_time() - cpu) * 1000 / count
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """CPU time (user + system) used so far by these processes (Linux /proc), or None elsewhere."""
+    try:
+        total = 0
+        for pid in pids:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class Command(BaseCommand):
@@ -51,9 +68,13 @@ class Command(BaseCommand):
         profiler = cProfile.Profile() if profile else None
         procs = [] if in_process else start_workers(workers, name="bench")
         try:
-            if procs:
-                time.sleep(3)  # let the workers connect before the clock starts
-            started = time.perf_counter()
+            if procs:  # warm up: the workers connect and import what a match needs before the clock starts
+                warm = create_tournament(name=f"benchmark {game} warm-up", game=game, seats=seats,
+                                         games_per_pairing=4 * workers, bot_versions=entrants, seed=98, rated=True)
+                while tournament_progress(warm)["done"] < 4 * workers:
+                    time.sleep(0.05)
+            started, cpu_started = time.perf_counter(), time.process_time()
+            workers_cpu = cpu_seconds([p.pid for p in procs])
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
                                            games_per_pairing=matches, bot_versions=entrants,
                                            seed=99, rated=True)
@@ -69,12 +90,17 @@ class Command(BaseCommand):
                 while tournament_progress(tournament)["done"] < matches:
                     time.sleep(0.02)
             elapsed = time.perf_counter() - started
+            if in_process:
+                cpu = time.process_time() - cpu_started
+            else:
+                after = cpu_seconds([p.pid for p in procs])
+                cpu = None if after is None or workers_cpu is None else after - workers_cpu
         finally:
             stop_workers(procs)
         finished = list(Match.objects.filter(tournament=tournament))
         moves = sum(m.num_moves for m in finished)
         stored = list(MatchLog.objects.filter(match__tournament=tournament).values_list("data", flat=True))
-        engine_ms = engine_ms_per_match(finished)
+        engine_ms, engine_cpu_ms = engine_ms_per_match(finished)
         parallel = 1 if in_process else workers
         wall_ms = elapsed * 1000 * parallel / matches  # per match, per worker
         print(json.dumps({
@@ -85,6 +111,10 @@ class Command(BaseCommand):
             "moves": moves, "wall_ms_per_match_per_worker": round(wall_ms, 2),
             "engine_ms_per_match": round(engine_ms, 2),
             "overhead_ms_per_match": round(wall_ms - engine_ms, 2),
+            # CPU of this process (--in-process) or of the workers, less the engine's: robust to a busy machine.
+            "cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches, 2),
+            "engine_cpu_ms_per_match": round(engine_cpu_ms, 2),
+            "overhead_cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches - engine_cpu_ms, 2),
             "stored_log_bytes_avg": round(sum(len(d) for d in stored) / max(1, len(stored)), 1),
             "engine_only_games_per_s_one_core": bench_game(game, num_players=seats, games=20)["games_per_s"],
         }))
