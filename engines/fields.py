@@ -1,0 +1,194 @@
+"""Declared observation, action and table fields: what a bot receives, declared once per game.
+
+Each game declares every field of its observations (``Game.observation_fields``), of its legal
+actions (``Game.action_fields``) and of the static tables sent once in the protocol's ``start``
+message (``Game.table_fields``), the way options are declared in ``Game.option_specs``. The generated
+page docs/games/<game>.md lists them; a test walks seeded playouts and checks that every key a bot can
+receive is declared, every declared field occurs, and types and nullability hold (``check``).
+
+A field's ``path`` names where it sits: ``players[].coins`` is the ``coins`` key of every item of the
+list ``players``; ``cities{}.sites`` the ``sites`` key of every value of the map ``cities`` (a map is
+an object whose keys are data, e.g. city ids, not field names). Action paths start with the action
+type: ``take.card`` is the ``card`` key of ``{"type": "take", "card": 96}``; the path ``take`` itself
+declares the action.
+"""
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+#: JSON types a field may have; a union is written ``"int|list"``.
+TYPES = ("int", "number", "str", "bool", "list", "object", "map")
+_NO_EXAMPLE = object()
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field a bot receives.
+
+    ``type`` is one of ``TYPES`` (or a union ``"a|b"``); ``nullable``: it may be ``null`` (``doc`` says
+    what null means); ``optional``: the key may be absent (``doc`` says when). ``example`` overrides
+    the example the docs take from a seeded game.
+    """
+
+    path: str
+    type: str
+    doc: str
+    nullable: bool = False
+    optional: bool = False
+    example: Any = _NO_EXAMPLE
+
+    def __post_init__(self) -> None:
+        for part in self.type.split("|"):
+            if part not in TYPES:
+                raise TypeError(f"field {self.path!r}: unknown type {part!r}")
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(self.type.split("|"))
+
+    @property
+    def has_example(self) -> bool:
+        return self.example is not _NO_EXAMPLE
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _fits(kind: str, types: Sequence[str]) -> bool:
+    if kind == "object":
+        return "object" in types or "map" in types
+    if kind == "int":
+        return "int" in types or "number" in types
+    return kind in types
+
+
+def _parent(path: str) -> str:
+    """The path of the object that holds the key ``path`` ends with ("" for the root)."""
+    return path.rsplit(".", 1)[0] if "." in path else ""
+
+
+def _key(path: str) -> str:
+    return path.rsplit(".", 1)[-1]
+
+
+class Checker:
+    """Walks JSON values against a declaration, collecting errors, coverage and examples."""
+
+    def __init__(self, fields: Iterable[Field], root_type: str = "object"):
+        self.fields: dict[str, Field] = {}
+        for spec in fields:
+            if spec.path in self.fields:
+                raise TypeError(f"field {spec.path!r} is declared twice")
+            self.fields[spec.path] = spec
+        self.root_type = root_type
+        #: object path -> its declared keys (the root is "")
+        self.keys: dict[str, dict[str, Field]] = defaultdict(dict)
+        for spec in self.fields.values():
+            if not spec.path.endswith(("[]", "{}")):
+                self.keys[_parent(spec.path)][_key(spec.path)] = spec
+        self.errors: list[str] = []
+        self.seen: set[str] = set()
+        self.examples: dict[str, Any] = {}
+
+    def _error(self, message: str) -> None:
+        if len(self.errors) < 50 and message not in self.errors:
+            self.errors.append(message)
+
+    def check_object(self, value: Any, path: str = "") -> None:
+        """Check ``value`` as the object at ``path`` (the root by default)."""
+        if not isinstance(value, dict):
+            self._error(f"{path or 'the root'}: expected an object, got {_json_type(value)}")
+            return
+        declared = self.keys.get(path, {})
+        for key, item in value.items():
+            self._walk(item, f"{path}.{key}" if path else str(key))
+        for key, spec in declared.items():
+            if key not in value and not spec.optional:
+                self._error(f"{spec.path}: declared, not optional, but missing")
+
+    def _walk(self, value: Any, path: str) -> None:
+        spec = self.fields.get(path)
+        if spec is None:
+            self._error(f"{path}: not declared")
+            return
+        self.seen.add(path)
+        if value is None:
+            if not spec.nullable:
+                self._error(f"{path}: null, but not declared nullable")
+            return
+        kind = _json_type(value)
+        if not _fits(kind, spec.types):
+            self._error(f"{path}: {kind}, declared {spec.type}")
+            return
+        self.examples.setdefault(path, value)
+        if kind == "list":
+            for item in value:
+                self._walk(item, path + "[]")
+        elif kind == "object":
+            if "map" in spec.types:
+                for item in value.values():
+                    self._walk(item, path + "{}")
+            else:
+                self.check_object(value, path)
+
+    def check_action(self, action: Mapping[str, Any]) -> None:
+        """Check one legal action: ``type`` names its declaration, the other keys are its fields."""
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in self.fields:
+            self._error(f"action type {kind!r}: not declared")
+            return
+        self.seen.add(kind)
+        self.examples.setdefault(kind, dict(action))
+        self.check_object({k: v for k, v in action.items() if k != "type"}, kind)
+
+    def unseen(self) -> list[str]:
+        """Declared paths that no checked value had."""
+        return [path for path in self.fields if path not in self.seen]
+
+
+def sample_decisions(game: Any, setups: Sequence[tuple[int, Mapping[str, Any] | None]], seeds: int,
+                     ) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(observation, legal actions) of every decision of seeded random games, as the protocol sends them.
+
+    ``setups`` are (num_players, options) pairs; each is played with seeds ``0..seeds-1``.
+    """
+    for num_players, options in setups:
+        for seed in range(seeds):
+            rng = random.Random(seed)
+            state = game.setup(num_players, seed, options)
+            while (seat := game.to_move(state)) is not None:
+                legal = game.legal_actions(state, seat)
+                yield game.observe(state, seat), legal
+                game.apply(state, seat, legal[rng.randrange(len(legal))])
+
+
+def check_game(game: Any, seeds: int = 2) -> tuple[Checker, Checker, Checker]:
+    """Checkers for a game's observations, legal actions and tables, run over seeded playouts of
+    every set-up in ``game.field_samples`` (each playout JSON-round-tripped as the protocol sends it)."""
+    observations = Checker(game.observation_fields)
+    actions = Checker(game.action_fields)
+    tables = Checker(game.table_fields)
+    for num_players, options in game.field_samples:
+        tables.check_object(json.loads(json.dumps(game.tables(num_players, game.options(options)))))
+    for observation, legal in sample_decisions(game, game.field_samples, seeds):
+        observations.check_object(json.loads(json.dumps(observation)))
+        for action in legal:
+            actions.check_action(action)
+    return observations, actions, tables
