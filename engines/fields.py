@@ -30,7 +30,8 @@ class Field:
     """One field a bot receives.
 
     ``type`` is one of ``TYPES`` (or a union ``"a|b"``); ``nullable``: it may be ``null`` (``doc`` says
-    what null means); ``optional``: the key may be absent (``doc`` says when). ``example`` overrides
+    what null means); ``optional``: the key may be absent (``doc`` says when); ``rare``: random
+    playouts hardly ever reach it, so the coverage check does not require it. ``example`` overrides
     the example the docs take from a seeded game.
     """
 
@@ -39,6 +40,7 @@ class Field:
     doc: str
     nullable: bool = False
     optional: bool = False
+    rare: bool = False
     example: Any = _NO_EXAMPLE
 
     def __post_init__(self) -> None:
@@ -159,8 +161,8 @@ class Checker:
         self.check_object({k: v for k, v in action.items() if k != "type"}, kind)
 
     def unseen(self) -> list[str]:
-        """Declared paths that no checked value had."""
-        return [path for path in self.fields if path not in self.seen]
+        """Declared paths (other than rare ones) that no checked value had."""
+        return [path for path, spec in self.fields.items() if path not in self.seen and not spec.rare]
 
 
 def sample_decisions(game: Any, setups: Sequence[tuple[int, Mapping[str, Any] | None]], seeds: int,
