@@ -57,28 +57,15 @@ class Field:
         return self.example is not _NO_EXAMPLE
 
 
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,), "number": (int, float), "str": (str,), "bool": (bool,), "list": (list,),
+    "object": (dict,), "map": (dict,),
+}
+_TYPE_NAMES = {bool: "bool", int: "int", float: "number", str: "str", list: "list", dict: "object"}
+
+
 def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
-def _fits(kind: str, types: Sequence[str]) -> bool:
-    if kind == "object":
-        return "object" in types or "map" in types
-    if kind == "int":
-        return "int" in types or "number" in types
-    return kind in types
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _parent(path: str) -> str:
@@ -105,6 +92,10 @@ class Checker:
         for spec in self.fields.values():
             if not spec.path.endswith(("[]", "{}")):
                 self.keys[_parent(spec.path)][_key(spec.path)] = spec
+        #: path -> (spec, allowed Python types, is a map); precomputed because playouts walk millions of values
+        self._rules = {path: (spec, frozenset(t for part in spec.types for t in _PY_TYPES[part]), "map" in spec.types)
+                       for path, spec in self.fields.items()}
+        self._child: dict[tuple[str, str], str] = {}
         self.errors: list[str] = []
         self.seen: set[str] = set()
         self.examples: dict[str, Any] = {}
@@ -115,38 +106,48 @@ class Checker:
 
     def check_object(self, value: Any, path: str = "") -> None:
         """Check ``value`` as the object at ``path`` (the root by default)."""
-        if not isinstance(value, dict):
+        if type(value) is not dict:
             self._error(f"{path or 'the root'}: expected an object, got {_json_type(value)}")
             return
-        declared = self.keys.get(path, {})
+        child = self._child
         for key, item in value.items():
-            self._walk(item, f"{path}.{key}" if path else str(key))
-        for key, spec in declared.items():
-            if key not in value and not spec.optional:
-                self._error(f"{spec.path}: declared, not optional, but missing")
+            sub = child.get((path, key))
+            if sub is None:
+                sub = child[(path, key)] = f"{path}.{key}" if path else str(key)
+            self._walk(item, sub)
+        declared = self.keys.get(path)
+        if declared and len(declared) != len(value):
+            for key, spec in declared.items():
+                if key not in value and not spec.optional:
+                    self._error(f"{spec.path}: declared, not optional, but missing")
 
     def _walk(self, value: Any, path: str) -> None:
-        spec = self.fields.get(path)
-        if spec is None:
+        rule = self._rules.get(path)
+        if rule is None:
             self._error(f"{path}: not declared")
             return
-        self.seen.add(path)
+        spec, allowed, is_map = rule
+        if path not in self.seen:
+            self.seen.add(path)
         if value is None:
             if not spec.nullable:
                 self._error(f"{path}: null, but not declared nullable")
             return
-        kind = _json_type(value)
-        if not _fits(kind, spec.types):
-            self._error(f"{path}: {kind}, declared {spec.type}")
+        kind = type(value)
+        if kind not in allowed:
+            self._error(f"{path}: {_json_type(value)}, declared {spec.type}")
             return
-        self.examples.setdefault(path, value)
-        if kind == "list":
+        if path not in self.examples:
+            self.examples[path] = value
+        if kind is list:
+            item_path = path + "[]"
             for item in value:
-                self._walk(item, path + "[]")
-        elif kind == "object":
-            if "map" in spec.types:
+                self._walk(item, item_path)
+        elif kind is dict:
+            if is_map:
+                item_path = path + "{}"
                 for item in value.values():
-                    self._walk(item, path + "{}")
+                    self._walk(item, item_path)
             else:
                 self.check_object(value, path)
 
@@ -181,16 +182,30 @@ def sample_decisions(game: Any, setups: Sequence[tuple[int, Mapping[str, Any] | 
                 game.apply(state, seat, legal[rng.randrange(len(legal))])
 
 
+def _shape(value: Any) -> Any:
+    """What a ``Checker`` looks at in a value (keys, types, nulls), as a hashable: equal shapes check alike."""
+    kind = type(value)
+    if kind is dict:
+        return tuple((k, _shape(v)) for k, v in value.items())
+    if kind is list:
+        return ("[", *{_shape(v) for v in value})
+    return kind
+
+
 def check_game(game: Any, seeds: int = 2) -> tuple[Checker, Checker, Checker]:
     """Checkers for a game's observations, legal actions and tables, run over seeded playouts of
-    every set-up in ``game.field_samples`` (each playout JSON-round-tripped as the protocol sends it)."""
+    every set-up in ``game.field_samples`` (that observations encode as JSON is the playout tests' job)."""
     observations = Checker(game.observation_fields)
     actions = Checker(game.action_fields)
     tables = Checker(game.table_fields)
     for num_players, options in game.field_samples:
         tables.check_object(json.loads(json.dumps(game.tables(num_players, game.options(options)))))
+    shapes: set[Any] = set()  # legal lists repeat the same shapes of action: check each shape once
     for observation, legal in sample_decisions(game, game.field_samples, seeds):
-        observations.check_object(json.loads(json.dumps(observation)))
+        observations.check_object(observation)
         for action in legal:
-            actions.check_action(action)
+            shape = (action.get("type"), _shape(action))
+            if shape not in shapes:
+                shapes.add(shape)
+                actions.check_action(action)
     return observations, actions, tables
