@@ -137,7 +137,8 @@ class Checker:
         if kind not in allowed:
             self._error(f"{path}: {_json_type(value)}, declared {spec.type}")
             return
-        if path not in self.examples:
+        example = self.examples.get(path)
+        if example is None or (not example and value):  # prefer a non-empty, non-zero example
             self.examples[path] = value
         if kind is list:
             item_path = path + "[]"
