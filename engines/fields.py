@@ -80,13 +80,12 @@ def _key(path: str) -> str:
 class Checker:
     """Walks JSON values against a declaration, collecting errors, coverage and examples."""
 
-    def __init__(self, fields: Iterable[Field], root_type: str = "object"):
+    def __init__(self, fields: Iterable[Field]):
         self.fields: dict[str, Field] = {}
         for spec in fields:
             if spec.path in self.fields:
                 raise TypeError(f"field {spec.path!r} is declared twice")
             self.fields[spec.path] = spec
-        self.root_type = root_type
         #: object path -> its declared keys (the root is "")
         self.keys: dict[str, dict[str, Field]] = defaultdict(dict)
         for spec in self.fields.values():
