@@ -19,7 +19,8 @@ from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -69,7 +70,7 @@ def tournament_detail(request, pk: int):
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page,
+        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
     })
 
 

@@ -101,7 +101,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "rounds", "max_matches",
-                  "planned_matches", "options", "seed", "rated", "ruleset", "rated_display", "status", "created_by",
+                  "planned_matches", "options", "seed", "duplicate", "rated", "ruleset", "rated_display", "status",
+                  "created_by",
                   "created_at", "finished_at", "entries", "plan"]
 
     @extend_schema_field(EntrySerializer(many=True))
@@ -125,6 +126,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
     rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset "
                                                               "of the game; every other tournament is friendly")
+    duplicate = serializers.BooleanField(default=False, help_text="round robin only: each pairing's games are "
+                                                                  "series of one game per seat rotation on one seed "
+                                                                  "(games_per_pairing a multiple of seats)")
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -206,11 +210,30 @@ class StandingSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     average_place = serializers.FloatField(allow_null=True, help_text="1 = first")
+    series = serializers.IntegerField(allow_null=True, help_text="duplicate: complete series played; else null")
+    series_won = serializers.IntegerField(allow_null=True, help_text="duplicate: series with the best average place "
+                                                                     "(shared on a tie); else null")
+
+
+class SeriesPlacesSerializer(serializers.Serializer):
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
+    places = serializers.ListField(child=serializers.IntegerField(), help_text="one per seat held, 1 = first")
+    place_sum = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    won = serializers.BooleanField()
+
+
+class SeriesSerializer(serializers.Serializer):
+    series = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    bots = SeriesPlacesSerializer(many=True)
 
 
 class TournamentDetailSerializer(TournamentSerializer):
     progress = ProgressSerializer(read_only=True)
     standings = StandingSerializer(many=True, read_only=True)
+    series = SeriesSerializer(many=True, read_only=True, help_text="duplicate: every complete series; else empty")
 
     class Meta(TournamentSerializer.Meta):
-        fields = [*TournamentSerializer.Meta.fields, "progress", "standings"]
+        fields = [*TournamentSerializer.Meta.fields, "progress", "standings", "series"]
