@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
-from bots.selectors import versions_of_owner
+from bots.selectors import regression_results, versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
@@ -126,7 +126,8 @@ def bot_detail(request, pk: int):
               .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+                                            "recent": recent, "settings_form": settings_form,
+                                            "regression": regression_results(versions, request.user)})
 
 
 @login_required

@@ -13,21 +13,48 @@ def is_owner(context: dict, owner_id: int) -> bool:
     return bool(user is not None and user.is_authenticated and user.pk == owner_id)
 
 
+class RegressionSerializer(serializers.Serializer):
+    """The regression gate: the version against the bot's previous valid version (the baseline) in duplicate
+    series during validation. Places are 1-based; a negative difference: the new version places better."""
+
+    baseline = serializers.IntegerField(help_text="the baseline version's id")
+    baseline_number = serializers.IntegerField()
+    table = serializers.ListField(child=serializers.CharField(), help_text="the seats in their first order")
+    seats = serializers.IntegerField()
+    series = serializers.IntegerField(help_text="duplicate series: one seed, one game per seat rotation")
+    games = serializers.IntegerField()
+    matches = serializers.ListField(child=serializers.IntegerField(), help_text="the gate's validation matches")
+    average_place = serializers.FloatField()
+    baseline_average_place = serializers.FloatField()
+    difference = serializers.FloatField(help_text="average place minus the baseline's (negative: better)")
+    differences = serializers.ListField(child=serializers.FloatField(), help_text="the difference per series")
+    ci95 = serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=2, max_length=2,
+                                 help_text="95% confidence interval of the difference (Student's t over the "
+                                           "series); null under 2 series")
+    verdict = serializers.ChoiceField(choices=["better", "worse", "no clear difference"],
+                                      help_text="informational: a worse result does not block the version")
+
+
 class BotVersionSerializer(serializers.ModelSerializer):
     """A version of a bot. Its status (pending, valid, invalid) is public; why (the validation's findings,
-    which quote what the bot printed) and its package (file name, size, hash) are its owner's only:
-    ``null`` for everyone else."""
+    which quote what the bot printed), its regression gate and its package (file name, size, hash) are its
+    owner's only: ``null`` for everyone else."""
 
     label = serializers.CharField(read_only=True)
     status_detail = serializers.SerializerMethodField()
     original_name = serializers.SerializerMethodField()
     size = serializers.SerializerMethodField()
     sha256 = serializers.SerializerMethodField()
+    regression = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
         fields = ["id", "number", "label", "kind", "status", "status_detail", "original_name", "size", "sha256",
-                  "created_at"]
+                  "regression", "created_at"]
+
+    @extend_schema_field(RegressionSerializer(allow_null=True))
+    def get_regression(self, obj: BotVersion) -> dict | None:
+        return obj.regression if self._own(obj) else None
 
     def _own(self, obj: BotVersion) -> bool:
         return is_owner(self.context, obj.bot.owner_id)
