@@ -17,8 +17,9 @@ across the rotations as long as the games draw from it in the same order:
 - Top Race: the stream is only drawn at each race's start (deals, start grid): every deal is the same.
 - Port Royal, El Capitan, Alhambra: the decks are shuffled once at set-up and drawn in order; only a
   reshuffle of the discards (when a draw pile runs out) draws again, and its result depends on play.
-- Catan: dice, robber steals and development cards share the stream: the board, the development deck and
-  the first dice are the same; after the first difference in play (e.g. a steal) later dice differ.
+- Catan: the board, the harbours and the development deck are fixed at set-up; dice, robber steals (and
+  returned guild favours) draw from the stream as play goes, so the dice are the same until the first
+  difference in play that draws (a steal at another time): from there on they differ.
 
 Places are 1-based (1 = first; a tie shares the better place). The 95% confidence interval of a mean is
 Student's t interval ``mean +- t(0.975, n-1) * sd / sqrt(n)``. Plain runs take the per-game places as the

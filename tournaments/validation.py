@@ -170,7 +170,8 @@ def gate_result(version: BotVersion, baseline: BotVersion, matches: Sequence[Mat
         places.setdefault(series, {}).setdefault(bot_version, []).append(rank + 1)  # ranks are 0-based
     scored = [score_series(by_bot) for _, by_bot in sorted(places.items())]
     result = paired_difference(scored, version.pk, baseline.pk)
-    table = gate_table(version, baseline)
+    first = min(matches, key=lambda m: m.pk)  # its seats in order: the table's first seating
+    table = [s.bot_version for s in first.seats.select_related("bot_version__bot__owner").order_by("seat")]
     low, high = result["ci95"] or (None, None)
     verdict = ("better" if high is not None and high < 0 else "worse" if low is not None and low > 0
                else "no clear difference")

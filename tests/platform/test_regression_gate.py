@@ -95,6 +95,18 @@ def test_a_new_version_meets_its_predecessor_in_duplicate_series_before_it_is_va
     assert Match.objects.filter(purpose="validation", series__isnull=False).count() == 12
 
 
+def test_a_worse_version_is_shown_worse_but_not_blocked(alice, series3, builtin_versions):
+    bot = Bot.objects.create(owner=alice, game="port_royal", name="worse")
+    v1 = builtin_version(bot, 1, "heuristic", "valid")
+    v2 = builtin_version(bot, 2, "random", "pending")
+    create_validation_matches(v2)
+    assert validate_version(v2.pk) == "valid"
+    v2.refresh_from_db()
+    assert v2.regression["baseline"] == v1.pk and v2.regression["difference"] > 0
+    assert v2.regression["verdict"] in ("worse", "no clear difference")
+    assert "informational, not blocking" in v2.status_detail
+
+
 def test_the_first_version_gets_no_gate(alice, series3, builtin_versions):
     bot = Bot.objects.create(owner=alice, game="port_royal", name="solo")
     v1 = builtin_version(bot, 1, "heuristic", "pending")
