@@ -123,3 +123,18 @@ def test_a_played_duplicate_tournament_through_the_api_and_the_page(trio, client
     assert "Duplicate series" in page and "Series won" in page
     bad = api.post("/api/tournaments/", {**body, "games_per_pairing": 4}, format="json")
     assert bad.status_code == 400 and "multiple of 3" in bad.json()["detail"]
+
+
+def test_runtournament_makes_a_duplicate_round_robin(builtin_versions):
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="multiple of 2"):
+        call_command("runtournament", game="port_royal", bots=["random", "heuristic"], seats=2, games=3,
+                     duplicate=True, workers=0, stdout=io.StringIO())
+    with pytest.raises(CommandError, match="timed out"):  # no workers here: it stops waiting at once
+        call_command("runtournament", game="port_royal", bots=["random", "heuristic"], seats=2, games=4,
+                     duplicate=True, workers=0, timeout=0.001, stdout=io.StringIO())
+    tournament = Tournament.objects.get()
+    assert tournament.duplicate and [m.series for m in tournament.matches.order_by("id")] == [0, 0, 1, 1]
