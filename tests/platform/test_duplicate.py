@@ -119,6 +119,8 @@ def test_a_played_duplicate_tournament_through_the_api_and_the_page(trio, client
         for row in series["bots"]:
             won[row["bot_version"]] += row["won"]
     assert {row["bot_version"]: row["series_won"] for row in detail["standings"]} == won
+    listed = APIClient().get(f"/api/matches/?tournament={tournament.pk}").json()["results"]
+    assert sorted(m["series"] for m in listed) == [0, 0, 0, 1, 1, 1]
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Duplicate series" in page and "Series won" in page
     bad = api.post("/api/tournaments/", {**body, "games_per_pairing": 4}, format="json")

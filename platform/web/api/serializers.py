@@ -108,11 +108,14 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    series = serializers.IntegerField(read_only=True, allow_null=True,
+                                      help_text="duplicate series (one seed, every seat rotation) the match belongs "
+                                                "to; null: none")
 
     class Meta:
         model = Match
-        fields = ["id", "tournament", "purpose", "game", "options", "seed", "status", "attempts", "num_moves",
-                  "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
+        fields = ["id", "tournament", "purpose", "game", "options", "seed", "series", "status", "attempts",
+                  "num_moves", "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
 
 
 class EntrySerializer(serializers.Serializer):
