@@ -188,7 +188,7 @@ def _shape(value: Any) -> Any:
     if kind is dict:
         return tuple((k, _shape(v)) for k, v in value.items())
     if kind is list:
-        return ("[", *{_shape(v) for v in value})
+        return ("[", frozenset(_shape(v) for v in value))
     return kind
 
 
