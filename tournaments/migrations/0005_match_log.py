@@ -38,7 +38,7 @@ def logs_to_rows(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_workerbeat'),
+        ('tournaments', '0004_duplicate_series'),
     ]
 
     operations = [
