@@ -124,6 +124,13 @@ def encode(log: Mapping[str, Any], choices: Sequence[int] | None = None) -> byte
             choices = None
     if choices is None:
         return _compress(WHOLE, _json(dict(log)))
+    try:
+        return _compact(log, choices)
+    except (ValueError, TypeError, KeyError, IndexError):  # times that are not counts, odd options: keep it whole
+        return _compress(WHOLE, _json(dict(log)))
+
+
+def _compact(log: Mapping[str, Any], choices: Sequence[int]) -> bytes:
     game = get_game(log["game"])
     defaults = game.options(None)
     options = log.get("options") or {}

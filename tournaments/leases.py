@@ -175,7 +175,11 @@ def _renew_forever() -> None:
         with _renewing:
             if _keeper is keeper:
                 connected = True
-                keeper.beat()
+                try:
+                    keeper.beat()
+                except Exception:  # not the database being away (beat retries that): keep the thread alive
+                    log.exception("match %s: lease renewal failed; retrying", keeper.match_id)
+                    keeper.due = time.monotonic() + RETRY_SECONDS
 
 
 def retry_while_leased(keeper: LeaseKeeper, action: Callable[[], T], lost: T) -> T:

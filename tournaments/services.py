@@ -481,34 +481,36 @@ def save_match_log(match_id: int, log_data: dict) -> None:
 
 def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
            blob: bytes | None = None) -> str:
-    """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them):
-    the game's lock and rating turn (rated only), the conditional store (which also marks the match
-    rated: exactly once), the log, the seats in one update, and the rating update (apply_rating)."""
+    """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them): the
+    conditional store (which also marks the match rated: exactly once), the log, the seats in one
+    update, then (rated only) the game's lock and rating turn and the rating update (apply_rating).
+
+    The game's lock is taken last and held to the commit, so it covers the rating writes only, and the
+    order in which matches take it is the order in which they commit (finish) and are rated."""
     if seats is None:
         seats = list(match.seats.order_by("seat"))
     ruleset = rated_ruleset(match, len(seats))
     outcome = log_data["outcome"]
+    forfeits = {int(k) for k in log_data.get("forfeits", {})}
+    stderr = log_data.get("stderr", {})
+    for seat in seats:
+        faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
+        seat.rank = outcome["ranks"][seat.seat]
+        seat.score = outcome["scores"][seat.seat]
+        seat.faults = len(faults)
+        seat.forfeited = seat.seat in forfeits
+        seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
+        seat.stderr_tail = (stderr.get(str(seat.seat))
+                            or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
+    if blob is None:
+        blob = encode_checked(log_data)
     with transaction.atomic():
-        # First the game's lock (rating order = the order in which matches finish) and its turn number.
-        sequence = take_rating_turn(match.game) if ruleset else None
         stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
             status=Match.Status.FINISHED, num_moves=len(log_data["moves"]), finished_at=timezone.now(),
             error="", rated=bool(ruleset), ruleset=ruleset or "")
         if not stored:
-            transaction.set_rollback(True)  # the turn taken goes back
             return "lease lost"  # another worker took the match over; its result counts
-        MatchLog.objects.create(match_id=match.pk, data=blob if blob is not None else encode_checked(log_data))
-        forfeits = {int(k) for k in log_data.get("forfeits", {})}
-        stderr = log_data.get("stderr", {})
-        for seat in seats:
-            faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
-            seat.rank = outcome["ranks"][seat.seat]
-            seat.score = outcome["scores"][seat.seat]
-            seat.faults = len(faults)
-            seat.forfeited = seat.seat in forfeits
-            seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-            seat.stderr_tail = (stderr.get(str(seat.seat))
-                                or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
+        MatchLog.objects.create(match_id=match.pk, data=blob)
         update_rows(MatchSeat, "seat", {s.seat: {"rank": s.rank, "score": s.score, "faults": s.faults,
                                                  "forfeited": s.forfeited, "stderr_tail": s.stderr_tail} for s in seats},
                     where={"match": match.pk})
@@ -516,7 +518,8 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
             if seat.fault_log:  # rare: a bot that faulted
                 MatchSeat.objects.filter(pk=seat.pk).update(fault_log=seat.fault_log)
         if ruleset:
-            apply_rating(sequence, match.pk, match.game, ruleset, [(s.bot_version_id, s.rank) for s in seats])
+            apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset,
+                         [(s.bot_version_id, s.rank) for s in seats])
     return "finished"
 
 

@@ -121,3 +121,10 @@ def test_bytes_that_are_not_a_log_are_refused():
     for blob in (b"", b"\x99abc"):
         with pytest.raises(logcodec.LogCodecError):
             logcodec.decode(blob)
+
+
+def test_a_log_with_odd_times_is_kept_whole_rather_than_refused():
+    log = as_json(random_playout("port_royal", 2, 3).to_dict())
+    log["moves"][0][2] = -1  # a clock that went backwards
+    blob = logcodec.encode(log)
+    assert blob[0] & 0x0F == logcodec.WHOLE and logcodec.decode(blob) == log

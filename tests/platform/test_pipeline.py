@@ -21,8 +21,8 @@ from tournaments import services
 from tournaments.models import Match, MatchLog
 from tournaments.selectors import match_log
 
-# claim 1, the match with its seats 1; the store transaction: (savepoint), the game's lock and turn,
-# conditional store, log, seats, ratings read, changes, ratings update, (release); the advance check 1.
+# claim 1, the match with its seats 1; the store transaction: (savepoint), conditional store, log, seats,
+# the game's lock and turn, ratings read, changes, ratings update, (release); the advance check 1.
 QUERIES_PER_RATED_MATCH = 12
 
 
