@@ -22,7 +22,8 @@ def environment() -> trueskill.TrueSkill:
 
 
 def lock_game(game: str) -> GameLock:
-    """Take the per-game rating lock for the rest of the current transaction.
+    """Take the per-game rating lock for the rest of the current transaction (rating writes other than
+    a match's: those take it with ``take_rating_turn``).
 
     PostgreSQL: a row lock (SELECT ... FOR UPDATE). SQLite: the IMMEDIATE transaction already holds the
     database's write lock, so every write transaction is serialized anyway.
@@ -36,8 +37,10 @@ def lock_game(game: str) -> GameLock:
 
 def take_rating_turn(game: str) -> int:
     """Lock the game's ratings for the rest of the current transaction and take the next number in its
-    rating order, in one statement (``UPDATE ... RETURNING``: the row lock of ``lock_game`` and the
-    increment at once). A caller that then rates nothing rolls its transaction back."""
+    rating order, in one statement (``UPDATE ... RETURNING`` on the game's lock row: the row lock and the
+    increment at once). PostgreSQL: the row lock serializes the game's rating writers; SQLite: the
+    IMMEDIATE transaction already holds the database's write lock. A caller that then rates nothing gives
+    the number back (or rolls its transaction back)."""
     table = connection.ops.quote_name(GameLock._meta.db_table)
     for _ in range(2):
         if connection.features.can_return_columns_from_insert:  # RETURNING (PostgreSQL, SQLite >= 3.35)
@@ -72,12 +75,13 @@ def rate_match(match, ruleset: str) -> bool:
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
-    lock = lock_game(match.game)
+    sequence = take_rating_turn(match.game)  # the game's lock first: one match at a time
     # Marking it rated is the exactly-once check itself: only one transaction changes the row.
     if not type(match).objects.filter(pk=match.pk, rated=False).update(rated=True, ruleset=ruleset):
+        GameLock.objects.filter(game=match.game).update(sequence=F("sequence") - 1)  # the turn goes back
         return False
     seats = list(match.seats.order_by("seat").values_list("bot_version_id", "rank"))
-    apply_rating(take_rating_turn(lock.game), match.pk, match.game, ruleset, seats)
+    apply_rating(sequence, match.pk, match.game, ruleset, seats)
     return True
 
 
