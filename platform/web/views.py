@@ -18,6 +18,7 @@ from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import RECORD_WINDOW, head_to_head, recent_faults, recent_matches
 from tournaments.models import Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
@@ -117,15 +118,28 @@ def match_log(request, pk: int):
     return response
 
 
+#: Rating-history charts on a bot's page: its newest versions' ratings, each over its latest matches.
+BOT_CHART_RATINGS, BOT_CHART_POINTS = 8, 200
+
+
 def bot_detail(request, pk: int):
+    """A bot: its versions and their ratings, rating history, recent matches with places (``?before=`` a
+    match id: older ones), faults linked to their move, and head-to-head against its frequent opponents."""
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
-              .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        raise Http404("before must be a match id")
+    recent, older = recent_matches(bot, request.user, before=int(before) if before else None)
+    rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
+    chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
-    return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+    return render(request, "web/bot.html", {
+        "bot": bot, "versions": versions, "is_owner": is_owner, "settings_form": settings_form, "chart": chart,
+        "recent": recent, "older": older, "paged": before is not None,
+        "faults": recent_faults(bot, request.user), "head_to_head": head_to_head(bot, request.user),
+        "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS})
 
 
 @login_required

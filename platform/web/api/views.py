@@ -16,6 +16,7 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import SEAT_FIELDS, bot_seats, match_rows
 from tournaments.models import Match, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
@@ -141,6 +142,16 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         form.is_valid(raise_exception=True)
         update_bot(bot, **form.validated_data)
         return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
+
+    @extend_schema(responses=s.BotMatchSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def matches(self, request, pk=None):
+        """The bot's seats in its matches, newest first, with places and the other seats (its owner also
+        sees its validation matches and the faults' details)."""
+        bot = self.get_object()
+        seats = bot_seats(bot, request.user).select_related("bot_version__bot__owner").only(*SEAT_FIELDS, "fault_log")
+        rows = match_rows(self.paginate_queryset(seats))
+        return self.get_paginated_response(s.BotMatchSerializer(rows, many=True, context=self.get_serializer_context()).data)
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
