@@ -31,7 +31,7 @@ def upload(api: APIClient, name: str, starter: Path):
         return api.post("/api/bots/", {"game": "port_royal", "name": name, "file": f}, format="multipart")
 
 
-def test_register_upload_validate_play_read_and_replay(db, builtin_versions, tmp_path):
+def test_register_upload_validate_play_read_and_replay(db, tmp_path):
     api = APIClient()
     # 1. Register: the answer carries the API token.
     registered = api.post("/api/register/", {"username": "newcomer", "password": "a-long-pass-phrase-7"},
