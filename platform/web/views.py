@@ -1,6 +1,8 @@
 """Server-rendered pages: leaderboards, tournaments, matches, bots, accounts."""
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -120,6 +122,8 @@ def match_log(request, pk: int):
 
 #: Rating-history charts on a bot's page: its newest versions' ratings, each over its latest matches.
 BOT_CHART_RATINGS, BOT_CHART_POINTS = 8, 200
+#: Seats of the bot per page of its recent matches.
+BOT_PAGE_SEATS = 20
 
 
 def bot_detail(request, pk: int):
@@ -129,9 +133,10 @@ def bot_detail(request, pk: int):
     versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
     before = request.GET.get("before")
-    if before is not None and not before.isdigit():
+    if before is not None and not re.fullmatch(r"[0-9]{1,18}", before):
         raise Http404("before must be a match id")
-    recent, older = recent_matches(bot, request.user, before=int(before) if before else None)
+    recent, older = recent_matches(bot, request.user, before=None if before is None else int(before),
+                                   limit=BOT_PAGE_SEATS)
     rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
     chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None

@@ -181,5 +181,24 @@ def test_the_page_reads_no_match_log_and_a_bounded_number_of_queries(record):
 
 
 def test_a_bad_before_is_a_404_and_an_unknown_bot_too(record):
-    assert as_user(None).get(f"/bots/{record['bot'].pk}/", {"before": "x"}).status_code == 404
+    for bad in ("x", "²", "9" * 30, "-1"):
+        assert as_user(None).get(f"/bots/{record['bot'].pk}/", {"before": bad}).status_code == 404, bad
     assert as_user(None).get("/bots/999999/").status_code == 404
+
+
+def test_the_page_links_to_older_matches_until_there_are_none(record, monkeypatch):
+    from web import views
+
+    monkeypatch.setattr(views, "BOT_PAGE_SEATS", 2)
+    expected = list(MatchSeat.objects.filter(bot_version=record["version"], match__purpose="tournament")
+                    .order_by("-match_id").values_list("match_id", flat=True))
+    seen, params = [], {}
+    while True:
+        matches = section(page(as_user("bob"), record["bot"], **params), "recent-matches")
+        seen += [int(m) for m in re.findall(r'<tr><td><a href="/matches/([0-9]+)/">', matches)]
+        older = re.search(r'href="\?before=([0-9]+)">older matches', matches)
+        if older is None:
+            break
+        params = {"before": older.group(1)}
+        assert f'href="/bots/{record["bot"].pk}/">newest</a>' in section(page(as_user("bob"), record["bot"], **params), "recent-matches")
+    assert seen == expected
