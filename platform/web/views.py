@@ -20,7 +20,7 @@ from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
-from tournaments.bot_selectors import RECORD_WINDOW, head_to_head, recent_faults, recent_matches
+from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.models import Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
@@ -135,15 +135,15 @@ def bot_detail(request, pk: int):
     before = request.GET.get("before")
     if before is not None and not re.fullmatch(r"[0-9]{1,18}", before):
         raise Http404("before must be a match id")
-    recent, older = recent_matches(bot, request.user, before=None if before is None else int(before),
-                                   limit=BOT_PAGE_SEATS)
+    record = BotRecord(bot, request.user, version_ids=[v.pk for v in versions])
+    recent, older = record.recent_matches(before=None if before is None else int(before), limit=BOT_PAGE_SEATS)
     rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
     chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {
         "bot": bot, "versions": versions, "is_owner": is_owner, "settings_form": settings_form, "chart": chart,
         "recent": recent, "older": older, "paged": before is not None,
-        "faults": recent_faults(bot, request.user), "head_to_head": head_to_head(bot, request.user),
+        "faults": record.faults(), "head_to_head": record.head_to_head(),
         "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS})
 
 

@@ -15,7 +15,7 @@ from arena_testing import token_client
 from bots import services as bot_services
 from players.models import Player
 from tournaments import services as tournament_services
-from tournaments.bot_selectors import head_to_head, recent_matches
+from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, MatchSeat
 from tournaments.validation import validate_version
 
@@ -112,10 +112,10 @@ def test_validation_matches_are_listed_for_the_owner_only(record):
 def test_the_fault_detail_stays_private_in_the_api_too(record):
     url = f"/api/bots/{record['bot'].pk}/matches/"
     public = APIClient().get(url).json()
-    assert public["count"] == 3 and [r["purpose"] for r in public["results"]] == ["tournament"] * 3
+    assert public["next"] is None and [r["purpose"] for r in public["results"]] == ["tournament"] * 3
     assert all(r["fault_log"] is None and r["faults"] == 2 for r in public["results"])
     own = token_client(record["alice"]).get(url).json()
-    assert own["count"] == 5  # with its two validation matches
+    assert len(own["results"]) == 5  # with its two validation matches
     faulty = [r for r in own["results"] if r["faults"]]
     assert len(faulty) == 3 and all(len(r["fault_log"]) == 2 and r["fault_log"][0]["detail"] for r in faulty)
     row = public["results"][0]
@@ -124,7 +124,22 @@ def test_the_fault_detail_stays_private_in_the_api_too(record):
     assert sorted(o["place"] for o in row["opponents"]) == sorted(
         s.rank + 1 for s in MatchSeat.objects.filter(match_id=row["match"]).exclude(pk=seat.pk))
     assert [r["match"] for r in public["results"]] == sorted((r["match"] for r in public["results"]), reverse=True)
-    assert APIClient().get(url, {"limit": "0"}).status_code == 400
+
+
+def test_the_api_pages_by_match_id_and_refuses_bad_parameters(record):
+    url = f"/api/bots/{record['bot'].pk}/matches/"
+    everything = [r["match"] for r in APIClient().get(url).json()["results"]]
+    seen, page = [], APIClient().get(url, {"limit": "1"}).json()
+    while True:
+        seen += [r["match"] for r in page["results"]]
+        if page["next"] is None:
+            break
+        assert "before=" in page["next"] and "limit=1" in page["next"]
+        page = APIClient().get(page["next"]).json()
+    assert seen == everything and len(seen) == 3
+    for bad in ({"limit": "0"}, {"limit": "201"}, {"before": "x"}, {"before": "0"}, {"before": "²"}):
+        response = APIClient().get(url, bad)
+        assert response.status_code == 400 and response.json()["error"] == "invalid", bad
 
 
 def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builtin_versions):
@@ -142,7 +157,7 @@ def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builti
     for limit in (1, 2, 3):
         seen, before = [], None
         while True:
-            rows, before_next = recent_matches(record["bot"], None, before=before, limit=limit)
+            rows, before_next = BotRecord(record["bot"], None).recent_matches(before=before, limit=limit)
             seen += [r.seat.pk for r in rows]
             if before_next is None:
                 break
@@ -151,12 +166,12 @@ def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builti
             assert len(seen) <= len(everyone)
         assert seen == everyone, limit
     # The match holding both versions: each row shows the other version among the other seats.
-    both = next(r for r in recent_matches(record["bot"], None)[0] if r.match.tournament_id == t.pk)
+    both = next(r for r in BotRecord(record["bot"], None).recent_matches()[0] if r.match.tournament_id == t.pk)
     assert {o.bot_version_id for o in both.opponents} >= {record["version"].pk, v2.pk} - {both.seat.bot_version_id}
 
 
 def test_head_to_head_counts_places_from_the_seats(record):
-    rows = {h.opponent.name: h for h in head_to_head(record["bot"], None)}
+    rows = {h.opponent.name: h for h in BotRecord(record["bot"], None).head_to_head()}
     mine = {s.match_id: s.rank for s in MatchSeat.objects.filter(bot_version=record["version"],
                                                                  match__purpose="tournament")}
     for name, h in rows.items():
@@ -166,7 +181,7 @@ def test_head_to_head_counts_places_from_the_seats(record):
         assert h.below == sum(mine[m] > r for m, r in theirs.items())
         assert h.above + h.below + h.ties == h.matches
     # The owner's view adds the validation matches against the random bot.
-    assert {h.opponent.name: h.matches for h in head_to_head(record["bot"], record["alice"])}["random"] == 5
+    assert {h.opponent.name: h.matches for h in BotRecord(record["bot"], record["alice"]).head_to_head()}["random"] == 5
 
 
 def test_the_page_reads_no_match_log_and_a_bounded_number_of_queries(record):

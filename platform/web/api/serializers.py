@@ -248,3 +248,8 @@ class BotMatchSerializer(serializers.Serializer):
 
     def get_fault_log(self, row) -> list[dict] | None:
         return row.seat.fault_log if is_owner(self.context, row.seat.bot_version.bot.owner_id) else None
+
+
+class BotMatchPageSerializer(serializers.Serializer):
+    next = serializers.URLField(allow_null=True, help_text="the page of older matches; null on the last page")
+    results = BotMatchSerializer(many=True)
