@@ -82,8 +82,10 @@ def test_the_page_shows_versions_rating_history_places_and_head_to_head(record):
         assert re.search(rf">{seat.rank + 1} / 3<", row), row  # 1-based place out of 3 seats
     h2h = section(html, "head-to-head")
     for rival in ("heuristic", "random"):
-        assert rival in h2h
-        assert re.search(r"<td class=\"num\">3</td>", h2h)  # 3 matches together with each
+        row = h2h[h2h.index(f">{rival}</a>"):]
+        cells = re.findall(r'<td class="num(?: strong)?">([^<]*)</td>', row[:row.index("</tr>")])
+        assert cells[0] == "3", cells  # 3 matches together with each: above + below + tied
+        assert int(cells[1]) + int(cells[2]) + int(cells[3]) == 3
 
 
 def test_faults_link_to_their_move_and_only_the_owner_reads_their_detail(record):
