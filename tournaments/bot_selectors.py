@@ -1,20 +1,22 @@
 """Reads of one bot's record for its page and the API: its recent matches with places, its faults and how
 it fares against the bots it meets most.
 
-Every read is bounded and index-friendly at any number of matches: a bot's seats are read one version at
-a time, newest match first, from the (bot_version, match desc) index with a limit, and merged (one query
-over all versions with ``IN`` would make PostgreSQL walk the whole match index backwards for a bot whose
-visible matches are few). Match rows are read without their log. Validation matches are their owner's
-only (as ``visible_matches`` says), and so are the details of faults.
+Every read is bounded and index-friendly at any number of matches: each version's seats are read newest
+match first from the (bot_version, match desc) index with a limit (on PostgreSQL all versions in one
+UNION ALL statement), and merged. One query over all versions with ``IN`` would let PostgreSQL walk the
+whole match index backwards for a bot whose visible matches are few or old. Match rows are read without
+their log. Validation matches are their owner's only (as ``visible_matches`` says), and so are the
+details of faults.
 """
 from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
 
 from bots.models import Bot, BotVersion
@@ -101,34 +103,38 @@ class BotRecord:
             seats = seats.filter(Exists(visible))
         return seats.order_by("-match_id", "seat")
 
-    def newest(self, read: Callable[[QuerySet[MatchSeat]], QuerySet], n: int, key: Callable,
-               before: int | None = None, oldest: int | None = None) -> list:
-        """The ``n`` newest rows over all versions: ``read`` narrows one version's seats (``seats_of``) to
-        rows ordered newest first, ``key`` gives a row's (-match id, seat); n rows a version, merged."""
-        per_version = [list(read(self.seats_of(v, before, oldest))[:n]) for v in self.version_ids]
-        return list(islice(heapq.merge(*per_version, key=key), n))
+    def newest(self, columns: tuple[str, ...], n: int, before: int | None = None, oldest: int | None = None,
+               **filters) -> list[tuple]:
+        """The ``n`` newest visible seats over all versions as ``values_list(*columns)`` rows, newest first;
+        ``columns`` start with "match_id", "seat". Each version gives its n newest from its index range: on
+        PostgreSQL in one statement (UNION ALL of the limited ranges), elsewhere one query a version."""
+        queries = [self.seats_of(v, before, oldest).filter(**filters).values_list(*columns)[:n]
+                   for v in self.version_ids]
+        if len(queries) > 1 and connection.features.supports_slicing_ordering_in_compound:
+            runs = [sorted(queries[0].union(*queries[1:], all=True), key=lambda r: (-r[0], r[1]))]
+        else:
+            runs = [list(q) for q in queries]
+        return list(islice(heapq.merge(*runs, key=lambda r: (-r[0], r[1])), n))
 
     def recent_matches(self, before: int | None = None, limit: int = 20) -> tuple[list[MatchRow], int | None]:
         """About ``limit`` of the bot's seats in its most recent matches older than match ``before`` (keyset
         paging), and the ``before`` of the next page (None: no more). A page never splits a match: it ends
         with every seat of the bot in its last match."""
-        def read(seats):
-            return seats.select_related("bot_version__bot__owner").only(*SEAT_FIELDS, "fault_log")
-
-        fetched = self.newest(read, limit + MAX_SEATS, key=lambda s: (-s.match_id, s.seat), before=before)
+        fetched = self.newest(("match_id", "seat", "id"), limit + MAX_SEATS, before=before)
         page = fetched[:limit]
-        for seat in fetched[limit:]:
-            if seat.match_id != page[-1].match_id:
+        for row in fetched[limit:]:
+            if row[0] != page[-1][0]:
                 break
-            page.append(seat)
-        following = page[-1].match_id if len(fetched) > len(page) else None
-        return match_rows(page), following
+            page.append(row)
+        following = page[-1][0] if len(fetched) > len(page) else None
+        seats = (MatchSeat.objects.select_related("bot_version__bot__owner").only(*SEAT_FIELDS, "fault_log")
+                 .in_bulk([row[2] for row in page]))
+        return match_rows([seats[row[2]] for row in page]), following
 
     def window_start(self) -> int | None:
         """The oldest match id among the bot's newest ``RECORD_WINDOW`` visible seats (None: fewer seats)."""
         if not hasattr(self, "_window_start"):  # faults and head-to-head share it
-            ids = self.newest(lambda seats: seats.values_list("match_id", "seat"), RECORD_WINDOW,
-                              key=lambda row: (-row[0], row[1]))
+            ids = self.newest(("match_id", "seat"), RECORD_WINDOW)
             self._window_start = ids[-1][0] if len(ids) == RECORD_WINDOW else None
         return self._window_start
 
@@ -136,13 +142,13 @@ class BotRecord:
         """The faults of the bot in its recent matches, newest first: match, seat, version, move (the number
         of the move it happened on, from 1, as the match page's ``?move=`` counts), kind; its owner also gets
         each fault's detail (it may quote what the bot printed)."""
-        seats = self.newest(lambda s: s.filter(faults__gt=0).values("match_id", "seat", "bot_version__number", "fault_log"),
-                            limit, key=lambda r: (-r["match_id"], r["seat"]), oldest=self.window_start())
+        seats = self.newest(("match_id", "seat", "bot_version__number", "fault_log"), limit,
+                            oldest=self.window_start(), faults__gt=0)
         rows: list[dict] = []
-        for seat in seats:
-            for fault in reversed(seat["fault_log"] or []):
+        for match_id, seat, number, fault_log in seats:
+            for fault in reversed(fault_log or []):
                 row = {k: fault[k] for k in PUBLIC_FAULT_KEYS if k in fault}
-                row.update(match=seat["match_id"], seat=seat["seat"], version=seat["bot_version__number"],
+                row.update(match=match_id, seat=seat, version=number,
                            move=fault["move"] + 1)  # the log's move index is 0-based; the viewer's position counts
                 if self.owner:
                     row["detail"] = fault.get("detail", "")
@@ -153,8 +159,8 @@ class BotRecord:
         """The ``top`` opponents the bot met most in its recent matches, with how often it placed above them.
         In a match where a bot holds several seats its best place counts."""
         best: dict[int, int] = {}
-        mine = self.newest(lambda s: s.filter(rank__isnull=False).values_list("match_id", "seat", "rank"),
-                           RECORD_WINDOW, key=lambda row: (-row[0], row[1]), oldest=self.window_start())
+        mine = self.newest(("match_id", "seat", "rank"), RECORD_WINDOW, oldest=self.window_start(),
+                           rank__isnull=False)
         for match_id, _seat, rank in mine:
             best[match_id] = min(rank, best.get(match_id, rank))
         if not best:
