@@ -3,15 +3,19 @@ from __future__ import annotations
 
 from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
 
-from ratings.models import Rating, RatingChange
+from ratings.brackets import ALL
+from ratings.models import BracketRating, ModelRating, Rating, RatingChange
 
 STANDARD = "standard"
 
 
-def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
-    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first."""
+def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet[Rating]:
+    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first; with
+    ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that bracket's matches only."""
+    model = Rating if players in (None, ALL) else BracketRating
+    extra = {} if model is Rating else {"bracket": players}
     return (
-        Rating.objects.filter(game=game, ruleset=ruleset, games__gt=0)
+        model.objects.filter(game=game, ruleset=ruleset, games__gt=0, **extra)
         .select_related("bot_version__bot__owner")
         .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
         .order_by("-conservative_score", "-mu", "bot_version_id")

@@ -1,0 +1,27 @@
+"""Export every rated match (or the ratings) as JSON lines or CSV, streamed to a file or stdout."""
+import sys
+
+from django.core.management.base import BaseCommand
+
+from engines.games import GAME_IDS
+from ratings.export import FORMATS, export
+
+
+class Command(BaseCommand):
+    help = "Export the rated matches (match, game, options, seats, places, scores) or the ratings."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", choices=GAME_IDS, help="only this game (default: every game)")
+        parser.add_argument("--ruleset", help="only this rated ruleset")
+        parser.add_argument("--format", default="jsonl", choices=FORMATS)
+        parser.add_argument("--what", default="matches", choices=["matches", "ratings"])
+        parser.add_argument("--output", "-o", default="-", help="a file (default: standard output)")
+
+    def handle(self, *args, game=None, ruleset=None, format="jsonl", what="matches", output="-", **options):
+        out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="")
+        try:
+            for chunk in export(what, format, game, ruleset):
+                out.write(chunk)
+        finally:
+            if out is not sys.stdout:
+                out.close()
