@@ -37,6 +37,11 @@ class Rating(models.Model):
         return self.mu - 3 * self.sigma
 
     @property
+    def uncertainty(self) -> float:
+        """3 sigma: the skill is very probably within mu ± this."""
+        return 3 * self.sigma
+
+    @property
     def provisional(self) -> bool:
         """Too few games to trust the rating yet: sigma above ``PROVISIONAL_SIGMA``."""
         return self.sigma > PROVISIONAL_SIGMA
@@ -89,8 +94,7 @@ class BracketRating(models.Model):
     def __str__(self) -> str:
         return f"{self.bot_version} ({self.ruleset}, {self.bracket} players): {self.mu:.2f} ± {self.sigma:.2f}"
 
-    conservative = Rating.conservative
-    provisional = Rating.provisional
+    conservative, uncertainty, provisional = Rating.conservative, Rating.uncertainty, Rating.provisional
 
 
 class ModelRating(models.Model):
@@ -123,5 +127,4 @@ class ModelRating(models.Model):
     def __str__(self) -> str:
         return f"{self.bot_version} ({self.model}, {self.ruleset}, {self.bracket}): {self.mu:.2f} ± {self.sigma:.2f}"
 
-    conservative = Rating.conservative
-    provisional = Rating.provisional
+    conservative, uncertainty, provisional = Rating.conservative, Rating.uncertainty, Rating.provisional

@@ -81,13 +81,16 @@ def seat_results(game: str, ruleset: str | None = None, tournament: int | None =
              "average_place": r["mean_rank"] + 1, "win_rate": r["wins"] / r["matches"]} for r in rows]
 
 
-def histogram(counts: Mapping[float, int], max_bins: int = MAX_BINS) -> list[dict]:
+def histogram(counts: Mapping[float, int], max_bins: int = MAX_BINS, like: Mapping[float, int] | None = None
+              ) -> list[dict]:
     """Bin grouped values ({value: count}) into at most ``max_bins`` equal bins [low, high); whole-number
-    values get whole-number bins (one per value when they fit)."""
-    if not counts:
+    values get whole-number bins (one per value when they fit). ``like``: take the bins of those values
+    instead (two histograms on one axis)."""
+    span = like if like is not None else counts
+    if not span:
         return []
-    lo, hi = min(counts), max(counts)
-    whole = all(float(v).is_integer() for v in counts)
+    lo, hi = min(span), max(span)
+    whole = all(float(v).is_integer() for v in span)
     if whole:
         width = max(1, math.ceil((hi - lo + 1) / max_bins))
         n = math.ceil((hi - lo + 1) / width)
@@ -96,19 +99,20 @@ def histogram(counts: Mapping[float, int], max_bins: int = MAX_BINS) -> list[dic
         n = max_bins if hi > lo else 1
     bins = [0] * n
     for value, count in counts.items():
-        bins[min(int((value - lo) // width), n - 1)] += count
+        bins[max(0, min(int((value - lo) // width), n - 1))] += count
     return [{"low": lo + k * width, "high": lo + (k + 1) * width, "count": c} for k, c in enumerate(bins)]
 
 
 def score_distribution(game: str, ruleset: str | None = None, tournament: int | None = None) -> dict:
-    """The outcome's scores: a histogram of every seat's score, and of the winners' (place 1) scores."""
+    """The outcome's scores: a histogram of every seat's score, and of the winners' (place 1) scores over
+    the same bins."""
     rows = (_seats(_match_filter(game, ruleset, tournament)).filter(score__isnull=False)
             .values("score").annotate(n=Count("id"), wins=Count("id", filter=Q(rank=0))).order_by())
     every = {r["score"]: r["n"] for r in rows}
     winners = {r["score"]: r["wins"] for r in rows if r["wins"]}
     total = sum(every.values())
     return {"seats": total, "mean": sum(v * n for v, n in every.items()) / total if total else None,
-            "bins": histogram(every), "winner_bins": histogram(winners)}
+            "bins": histogram(every), "winner_bins": histogram(winners, like=every)}
 
 
 def match_lengths(game: str, ruleset: str | None = None, tournament: int | None = None) -> dict:
