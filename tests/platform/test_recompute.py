@@ -75,3 +75,36 @@ def test_openskill_and_elo_replays_by_hand():
     assert only_two[(a.pk, "standard", "2")][1] == pytest.approx(math.sqrt(s2 * (1 - delta)))
     stored = ModelRating.objects.get(model="openskill", bot_version=a, bracket="all")
     assert stored.games == 2 and stored.mu > 27.6  # won both
+
+
+def test_spearman_by_hand():
+    from ratings.selectors import spearman
+
+    assert spearman([1, 2, 3], [1, 2, 3]) == 1 and spearman([1, 2, 3], [3, 2, 1]) == -1
+    assert spearman([1, 2, 3], [2, 1, 3]) == 0.5  # d^2 = 2: 1 - 6 * 2 / (3 * 8)
+    assert spearman([1, 2, 3, 9], [2, 1, 3]) == 0.5  # over the ids both rank
+    assert spearman([1], [1]) is None
+
+
+@pytest.mark.django_db
+def test_the_comparison_page_and_api(client):
+    from rest_framework.test import APIClient
+
+    a, b, c = make_versions(["a", "b", "c"])
+    for _ in range(3):
+        played([a, b, c], [0, 1, 2], [0, 0, 0], 10)
+    played([c, b], [0, 1], [0, 0], 10)
+    for model in ("openskill", "elo"):
+        recompute("port_royal", model)
+    body = APIClient().get("/api/games/port_royal/compare/").json()
+    assert body["models"] == ["live", "openskill", "elo"] and body["players"] == "all"
+    assert body["rows"][0]["bot_version"] == a.pk and body["rows"][0]["places"] == {"live": 1, "openskill": 1, "elo": 1}
+    assert set(body["correlation"]) == {"openskill", "elo"}
+    assert all(-1 <= rho <= 1 for rho in body["correlation"].values())
+    two = APIClient().get("/api/games/port_royal/compare/?players=2").json()
+    assert [r["bot_version"] for r in two["rows"]] == [c.pk, b.pk]  # c beat b in the only two-player match
+    assert APIClient().get("/api/games/port_royal/compare/?players=4").status_code == 400
+    html = client.get("/games/port_royal/compare/").content.decode()
+    assert "ρ =" in html and "<svg" in html and a.label in html
+    assert client.get("/games/port_royal/compare/?players=5-6").status_code == 200
+    assert client.get("/games/catan/compare/?players=2").status_code == 404

@@ -97,3 +97,34 @@ def test_histogram_bins():
     assert [(b["low"], b["high"], b["count"]) for b in bins] == [(0.5, 1.5, 1), (1.5, 2.5, 5)]
     wide = histogram({v: 1 for v in range(100)}, max_bins=20)
     assert len(wide) == 20 and all(b["count"] == 5 for b in wide)
+
+
+def test_the_api_serves_the_statistics(history):
+    from rest_framework.test import APIClient
+
+    a, b, c, friendly = history
+    client = APIClient()
+    body = client.get("/api/games/port_royal/stats/").json()
+    assert body == {**game_statistics("port_royal"), "ruleset": None, "tournament": None} | {
+        "head_to_head": body["head_to_head"]}
+    cell = next(x for x in body["head_to_head"]["cells"] if (x["a"], x["b"]) == (a.pk, b.pk))
+    assert (cell["matches"], cell["above"], cell["below"]) == (3, 2, 1)
+    assert body["lengths"]["median"] == 60 and body["scores"]["seats"] == 8
+    one = client.get(f"/api/games/port_royal/stats/?tournament={friendly.pk}&top=1").json()
+    assert one["lengths"]["matches"] == 1 and len(one["head_to_head"]["bots"]) == 1
+    for bad, field in (("?top=0", "top"), ("?top=31", "top"), ("?tournament=999999", "tournament"),
+                       ("?ruleset=huge", "ruleset"), ("?ruleset=", "ruleset")):
+        response = client.get("/api/games/port_royal/stats/" + bad)
+        assert response.status_code == 400 and field in response.json()["fields"], bad
+    assert client.get("/api/games/chess/stats/").status_code == 404
+
+
+def test_the_statistics_page(history, client):
+    a, b, c, friendly = history
+    html = client.get("/games/port_royal/stats/").content.decode()
+    assert html.count("<svg") == 3 and ">2/3<" in html and a.label in html  # a placed above b 2 of 3 times
+    assert "Results by seat" in html and "Match lengths" in html
+    assert client.get(f"/games/port_royal/stats/?tournament={friendly.pk}").status_code == 200
+    for bad in ("?top=99", "?tournament=x", "?ruleset=huge", "?tournament=999999"):
+        assert client.get("/games/port_royal/stats/" + bad).status_code == 404, bad
+    assert client.get("/games/catan/stats/").status_code == 200  # no matches yet: still a page

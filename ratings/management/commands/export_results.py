@@ -1,6 +1,4 @@
 """Export every rated match (or the ratings) as JSON lines or CSV, streamed to a file or stdout."""
-import sys
-
 from django.core.management.base import BaseCommand
 
 from engines.games import GAME_IDS
@@ -18,10 +16,10 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", default="-", help="a file (default: standard output)")
 
     def handle(self, *args, game=None, ruleset=None, format="jsonl", what="matches", output="-", **options):
-        out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="")
-        try:
-            for chunk in export(what, format, game, ruleset):
-                out.write(chunk)
-        finally:
-            if out is not sys.stdout:
-                out.close()
+        chunks = export(what, format, game, ruleset)
+        if output == "-":
+            for chunk in chunks:
+                self.stdout.write(chunk, ending="")
+            return
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.writelines(chunks)
