@@ -11,7 +11,7 @@ import io
 import json
 from collections.abc import Iterable, Iterator
 
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import OuterRef, Subquery
 
 from ratings.brackets import ALL
 from ratings.models import BracketRating, Rating, RatingChange
@@ -24,7 +24,11 @@ RATING_COLUMNS = ["game", "ruleset", "players", "bot_version", "bot", "mu", "sig
 
 
 def rated_matches(game: str | None = None, ruleset: str | None = None) -> Iterator[dict]:
-    """Every rated match (of ``game``, of ``ruleset``) as a plain record, in id order, streamed by keyset."""
+    """Every rated match (of ``game``, of ``ruleset``) as a plain record, in id order, streamed by keyset.
+
+    Plain rows (no model instances): one query for a page of matches, one for their seats, and the labels of
+    bot versions not seen before (kept: there are few versions and many matches)."""
+    from bots.models import BotVersion
     from tournaments.models import Match, MatchSeat
 
     sequence = RatingChange.objects.filter(match=OuterRef("pk")).values("sequence")[:1]
@@ -33,29 +37,31 @@ def rated_matches(game: str | None = None, ruleset: str | None = None) -> Iterat
         qs = qs.filter(game=game)
     if ruleset is not None:
         qs = qs.filter(ruleset=ruleset)
-    seats = Prefetch("seats", MatchSeat.objects.select_related("bot_version__bot__owner").order_by("seat"))
+    fields = ("pk", "sequence", "game", "ruleset", "tournament_id", "finished_at", "num_moves", "options")
+    labels: dict[int, str] = {}
     last = 0
     while True:
-        page = list(qs.filter(pk__gt=last).annotate(sequence=Subquery(sequence)).prefetch_related(seats)
-                    .order_by("pk")[:CHUNK])
+        page = list(qs.filter(pk__gt=last).annotate(sequence=Subquery(sequence)).order_by("pk").values(*fields)[:CHUNK])
         if not page:
             return
-        for match in page:
-            yield match_record(match)
-        last = page[-1].pk
-
-
-def match_record(match) -> dict:
-    """One rated match: what it was (game, ruleset, options), who sat where, and how they placed (1 = first)."""
-    return {
-        "match": match.pk, "sequence": getattr(match, "sequence", None), "game": match.game,
-        "ruleset": match.ruleset, "tournament": match.tournament_id,
-        "finished_at": match.finished_at.isoformat() if match.finished_at else None, "moves": match.num_moves,
-        "options": match.options,
-        "seats": [{"seat": s.seat, "bot_version": s.bot_version_id, "bot": s.bot_version.label,
-                   "place": s.rank + 1 if s.rank is not None else None, "score": s.score}
-                  for s in match.seats.all()],
-    }
+        seats: dict[int, list] = {}
+        for row in (MatchSeat.objects.filter(match_id__in=[m["pk"] for m in page]).order_by("match_id", "seat")
+                    .values_list("match_id", "seat", "bot_version_id", "rank", "score")):
+            seats.setdefault(row[0], []).append(row[1:])
+        unseen = {v for rows in seats.values() for _, v, _, _ in rows} - labels.keys()
+        if unseen:
+            labels |= {v.pk: v.label for v in BotVersion.objects.filter(pk__in=unseen).select_related("bot__owner")}
+        for m in page:
+            yield {
+                "match": m["pk"], "sequence": m["sequence"], "game": m["game"], "ruleset": m["ruleset"],
+                "tournament": m["tournament_id"],
+                "finished_at": m["finished_at"].isoformat() if m["finished_at"] else None,
+                "moves": m["num_moves"], "options": m["options"],
+                "seats": [{"seat": seat, "bot_version": v, "bot": labels[v],
+                           "place": rank + 1 if rank is not None else None, "score": score}
+                          for seat, v, rank, score in seats.get(m["pk"], [])],
+            }
+        last = page[-1]["pk"]
 
 
 def match_rows(record: dict) -> Iterator[dict]:
