@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils import timezone
+
 from ratings.models import BracketRating
 
 ALL = "all"
@@ -40,7 +42,10 @@ def rate_bracket(game: str, ruleset: str, seats: Sequence, env) -> None:
         changed[rating.bot_version_id] = rating  # a version seated twice: the last seat's update, as rate_match
     for rating in changed.values():
         rating.games += 1
+    now = timezone.now()
+    for rating in changed.values():
+        rating.updated_at = now
+    # Two writes at most, whatever the table size: the new ratings, then the known ones.
     BracketRating.objects.bulk_create([r for r in changed.values() if r.pk is None])
-    for r in changed.values():
-        if r.pk is not None:
-            r.save(update_fields=["mu", "sigma", "games", "updated_at"])
+    BracketRating.objects.bulk_update([r for r in changed.values() if r.pk is not None],
+                                      ["mu", "sigma", "games", "updated_at"])

@@ -128,3 +128,21 @@ def recompute(game: str, model: str) -> int:
         ModelRating.objects.filter(model=model, game=game).delete()
         ModelRating.objects.bulk_create(rows, batch_size=1000)
     return len(rows)
+
+
+def rebuild_brackets(game: str) -> int:
+    """Rebuild the live player-count bracket ratings of ``game`` from its rated history (for matches rated
+    before brackets existed): the TrueSkill replay, which reproduces the live ratings exactly. Holds the
+    game's rating lock while it replays, so no match is rated meanwhile. Returns the rows written."""
+    from ratings.models import BracketRating
+    from ratings.services import lock_game
+
+    with transaction.atomic():
+        lock_game(game)
+        rows = [BracketRating(game=game, bot_version_id=version, ruleset=ruleset, bracket=bracket, mu=mu,
+                              sigma=sigma, games=games)
+                for (version, ruleset, bracket), (mu, sigma, games) in replay(game, "trueskill").items()
+                if bracket != ALL]
+        BracketRating.objects.filter(game=game).delete()
+        BracketRating.objects.bulk_create(rows, batch_size=1000)
+    return len(rows)

@@ -108,3 +108,19 @@ def test_the_comparison_page_and_api(client):
     assert "ρ =" in html and "<svg" in html and a.label in html
     assert client.get("/games/port_royal/compare/?players=5-6").status_code == 200
     assert client.get("/games/catan/compare/?players=2").status_code == 404
+
+
+@pytest.mark.django_db
+def test_live_bracket_ratings_are_rebuilt_from_the_history():
+    a, b, c = make_versions(["a", "b", "c"])
+    played([a, b], [0, 1], [0, 0], 10)
+    played([a, b, c], [2, 0, 1], [0, 0, 0], 10)
+    played([c, a], [0, 1], [0, 0], 10)
+    before = {(r.bot_version_id, r.bracket): (r.mu, r.sigma, r.games) for r in BracketRating.objects.all()}
+    assert len(before) == 6  # each of a, b, c at two and at three players
+    BracketRating.objects.all().delete()  # as before brackets existed
+    call_command("recompute_ratings", "--rebuild-brackets", stdout=open(os.devnull, "w"))
+    assert {(r.bot_version_id, r.bracket): (r.mu, r.sigma, r.games) for r in BracketRating.objects.all()} == before
+    from django.core.management.base import CommandError
+    with pytest.raises(CommandError):
+        call_command("recompute_ratings", "--rebuild-brackets", "--model", "elo")
