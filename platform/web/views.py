@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
-from bots.selectors import versions_of_owner
+from bots.selectors import regression_results, versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
@@ -21,7 +21,8 @@ from ratings.brackets import brackets_for
 from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -78,7 +79,7 @@ def tournament_detail(request, pk: int):
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page,
+        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
     })
 
 
@@ -134,7 +135,8 @@ def bot_detail(request, pk: int):
               .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+                                            "recent": recent, "settings_form": settings_form,
+                                            "regression": regression_results(versions, request.user)})
 
 
 @login_required
