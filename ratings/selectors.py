@@ -9,7 +9,7 @@ from ratings.models import BracketRating, ModelRating, Rating, RatingChange
 STANDARD = "standard"
 
 
-def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet[Rating]:
+def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
     """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first; with
     ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that bracket's matches only."""
     model = Rating if players in (None, ALL) else BracketRating

@@ -1,10 +1,19 @@
 """Charts of the statistics and model-comparison pages, as inline SVG (no JavaScript, no external assets)."""
 from __future__ import annotations
 
+import math
+
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from web.charts import PALETTE
+
+
+def _nice_top(most: float) -> float:
+    """An axis top at or above ``most`` whose quarters are round numbers."""
+    step = max(most, 4) / 4  # counts: at least 0-4, so the ticks are whole
+    power = 10 ** math.floor(math.log10(step))
+    return 4 * next(k * power for k in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if k * power >= step)
 
 
 def _number(v: float) -> str:
@@ -19,7 +28,7 @@ def histogram_chart(series: list[tuple[str, list[dict]]], x_label: str, width: i
         return mark_safe("")
     bins = series[0][1]
     pad_l, pad_r, pad_t, pad_b = 44, 12, 12, 36
-    top = max(b["count"] for _, bs in series for b in bs) or 1
+    top = _nice_top(max(b["count"] for _, bs in series for b in bs))
     slot = (width - pad_l - pad_r) / len(bins)
     bar = slot * 0.8 / len(series)
     plot_h = height - pad_t - pad_b

@@ -1,6 +1,8 @@
 """Pages of a game's statistics and of its rankings under the other rating models."""
 from __future__ import annotations
 
+import re
+
 from django.http import Http404
 from django.shortcuts import render
 
@@ -10,6 +12,9 @@ from ratings.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
 from tournaments.models import Tournament
 from web.stat_charts import head_to_head_grid, histogram_chart, rank_scatter, seat_chart
 from web.views import _game_or_404
+
+
+ID_RE = re.compile(r"[0-9]{1,18}")  # a database id: ASCII digits only
 
 
 def _choice(request, name: str, choices, default=None):
@@ -30,7 +35,7 @@ def game_stats(request, game: str):
     tournament = None
     if "tournament" in request.GET:
         raw = request.GET["tournament"]
-        tournament = Tournament.objects.filter(pk=int(raw), game=game).first() if raw.isdigit() and len(raw) < 19 else None
+        tournament = Tournament.objects.filter(pk=int(raw), game=game).first() if ID_RE.fullmatch(raw) else None
         if tournament is None:
             raise Http404(f"no {engine.name} tournament {raw[:40]!r}")
     top = int(_choice(request, "top", [str(n) for n in range(1, MAX_TOP + 1)], str(DEFAULT_TOP)))

@@ -125,6 +125,6 @@ def test_the_statistics_page(history, client):
     assert html.count("<svg") == 3 and ">2/3<" in html and a.label in html  # a placed above b 2 of 3 times
     assert "Results by seat" in html and "Match lengths" in html
     assert client.get(f"/games/port_royal/stats/?tournament={friendly.pk}").status_code == 200
-    for bad in ("?top=99", "?tournament=x", "?ruleset=huge", "?tournament=999999"):
+    for bad in ("?top=99", "?tournament=x", "?tournament=²", "?ruleset=huge", "?tournament=999999"):
         assert client.get("/games/port_royal/stats/" + bad).status_code == 404, bad
     assert client.get("/games/catan/stats/").status_code == 200  # no matches yet: still a page
