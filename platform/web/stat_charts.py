@@ -131,7 +131,10 @@ def rank_scatter(comparison: dict, width: int = 420, height: int = 420) -> SafeS
              f'<line x1="{at(1):.1f}" y1="{at(1):.1f}" x2="{at(most):.1f}" y2="{at(most):.1f}" class="grid"/>',
              f'<text x="{width / 2}" y="{height - 6}" class="axis" text-anchor="middle">live TrueSkill place</text>',
              f'<text x="12" y="{height / 2}" class="axis" text-anchor="middle" '
-             f'transform="rotate(-90 12 {height / 2})">place under the model</text>']
+             f'transform="rotate(-90 12 {height / 2})">place under the model</text>',
+             f'<text x="{at(1):.1f}" y="{pad - 8}" class="axis" text-anchor="middle">1</text>',
+             f'<text x="{at(most):.1f}" y="{pad - 8}" class="axis" text-anchor="middle">{most}</text>',
+             f'<text x="{pad - 8}" y="{at(most) + 4:.1f}" class="axis" text-anchor="end">{most}</text>']
     for live, other, n, label, model in points:
         parts.append(f'<circle cx="{at(live):.1f}" cy="{at(other):.1f}" r="4" fill="{PALETTE[n % len(PALETTE)]}" '
                      f'fill-opacity="0.75"><title>{escape(label)}: {live} live, {other} {model}</title></circle>')
