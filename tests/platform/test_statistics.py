@@ -128,3 +128,18 @@ def test_the_statistics_page(history, client):
     for bad in ("?top=99", "?tournament=x", "?tournament=²", "?ruleset=huge", "?tournament=999999"):
         assert client.get("/games/port_royal/stats/" + bad).status_code == 404, bad
     assert client.get("/games/catan/stats/").status_code == 200  # no matches yet: still a page
+
+
+def test_the_new_endpoints_are_in_the_openapi_schema(db):
+    from rest_framework.test import APIClient
+
+    document = APIClient().get("/api/schema/?format=json").json()
+    paths = document["paths"]
+    assert {"/api/games/{game}/stats/", "/api/games/{game}/compare/", "/api/export/{game}/matches.jsonl",
+            "/api/export/{game}/matches.csv", "/api/export/{game}/ratings.jsonl",
+            "/api/export/{game}/ratings.csv"} <= set(paths)
+    assert list(paths["/api/export/{game}/matches.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]
+    assert list(paths["/api/export/{game}/matches.jsonl"]["get"]["responses"]["200"]["content"]) == [
+        "application/x-ndjson"]
+    players = next(p for p in paths["/api/leaderboards/{game}/"]["get"]["parameters"] if p["name"] == "players")
+    assert players["schema"]["enum"] == ["2", "3-4", "5-6"]
