@@ -40,11 +40,9 @@ def rate_bracket(game: str, ruleset: str, seats: Sequence, env) -> None:
     for rating, (after,) in zip(ratings, new):
         rating.mu, rating.sigma = after.mu, after.sigma
         changed[rating.bot_version_id] = rating  # a version seated twice: the last seat's update, as rate_match
-    for rating in changed.values():
-        rating.games += 1
     now = timezone.now()
     for rating in changed.values():
-        rating.updated_at = now
+        rating.games, rating.updated_at = rating.games + 1, now
     # Two writes at most, whatever the table size: the new ratings, then the known ones.
     BracketRating.objects.bulk_create([r for r in changed.values() if r.pk is None])
     BracketRating.objects.bulk_update([r for r in changed.values() if r.pk is not None],
