@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from django.db.models import OuterRef, Subquery
 
 from ratings.brackets import ALL
-from ratings.models import BracketRating, Rating, RatingChange
+from ratings.models import BracketRating, ModelRating, Rating, RatingChange
 
 CHUNK = 500
 FORMATS = ("jsonl", "csv")
@@ -72,10 +72,13 @@ def match_rows(record: dict) -> Iterator[dict]:
                "options": json.dumps(record["options"], sort_keys=True), "players": len(record["seats"]), **seat}
 
 
-def ratings(game: str | None = None, ruleset: str | None = None) -> Iterator[dict]:
-    """The live ratings, overall (players "all") then per player-count bracket, as plain records."""
-    for model, bracket in ((Rating, None), (BracketRating, "bracket")):
-        qs = model.objects.filter(games__gt=0).select_related("bot_version__bot__owner").order_by("pk")
+def ratings(game: str | None = None, ruleset: str | None = None, model: str | None = None) -> Iterator[dict]:
+    """The live ratings, overall (players "all") then per player-count bracket, as plain records; with
+    ``model``, the ratings ``recompute_ratings`` computed under that model instead."""
+    sources = ((Rating.objects.all(), None), (BracketRating.objects.all(), "bracket")) if model is None else (
+        (ModelRating.objects.filter(model=model), "bracket"),)
+    for qs, bracket in sources:
+        qs = qs.filter(games__gt=0).select_related("bot_version__bot__owner").order_by("pk")
         if game is not None:
             qs = qs.filter(game=game)
         if ruleset is not None:
@@ -105,8 +108,10 @@ def csv_lines(rows: Iterable[dict], columns: list[str]) -> Iterator[str]:
     yield buffer.getvalue()
 
 
-def export(what: str, fmt: str, game: str | None = None, ruleset: str | None = None) -> Iterator[str]:
-    """The export ``what`` ("matches" or "ratings") in ``fmt`` ("jsonl" or "csv"), as a stream of text."""
+def export(what: str, fmt: str, game: str | None = None, ruleset: str | None = None,
+           model: str | None = None) -> Iterator[str]:
+    """The export ``what`` ("matches" or "ratings") in ``fmt`` ("jsonl" or "csv"), as a stream of text;
+    ``model``: the ratings recomputed under that model rather than the live ones."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
     if what == "matches":
@@ -115,6 +120,6 @@ def export(what: str, fmt: str, game: str | None = None, ruleset: str | None = N
             return jsonl(records)
         return csv_lines((row for record in records for row in match_rows(record)), MATCH_COLUMNS)
     if what == "ratings":
-        records = ratings(game, ruleset)
+        records = ratings(game, ruleset, model)
         return jsonl(records) if fmt == "jsonl" else csv_lines(records, RATING_COLUMNS)
     raise ValueError(f"unknown export {what!r}; exports: matches, ratings")

@@ -105,3 +105,24 @@ def test_the_command_exports_to_a_file_and_to_stdout(results, tmp_path):
     out = io.StringIO()
     call_command("export_results", "--what", "ratings", "--format", "jsonl", stdout=out)
     assert len(out.getvalue().splitlines()) == Rating.objects.count() + BracketRating.objects.count()
+
+
+def test_recomputed_ratings_export_by_model(results):
+    from ratings.models import ModelRating
+    from ratings.recompute import recompute
+
+    recompute("port_royal", "elo")
+    expected = {(r.bot_version_id, r.bracket): (r.mu, r.games) for r in ModelRating.objects.filter(model="elo")}
+    assert len(expected) == 3 * 3  # a, b and c: overall, at two players, at three
+    client = APIClient()
+    rows = [json.loads(line) for line in
+            body(client.get("/api/export/port_royal/ratings.jsonl?model=elo")).splitlines()]
+    assert {(r["bot_version"], r["players"]): (r["mu"], r["games"]) for r in rows} == expected
+    assert all(r["sigma"] == 0 for r in rows)
+    assert body(client.get("/api/export/port_royal/ratings.csv?model=openskill")).strip() == ",".join(
+        ratings.export.RATING_COLUMNS)  # not recomputed yet: the header only
+    bad = client.get("/api/export/port_royal/ratings.jsonl?model=glicko")
+    assert bad.status_code == 400 and "model" in bad.json()["fields"]
+    out = io.StringIO()
+    call_command("export_results", "--what", "ratings", "--model", "elo", "--format", "csv", stdout=out)
+    assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == len(expected)

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from engines.games import available_games, get_game
 from ratings.brackets import brackets_for
 from ratings.export import export
+from ratings.models import ModelRating
 from ratings.selectors import STANDARD, model_comparison
 from ratings.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
 from tournaments.models import Tournament
@@ -184,6 +185,19 @@ class StreamNegotiation(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
+MODEL_PARAM = OpenApiParameter("model", str, enum=ModelRating.Model.values,
+                               description="the ratings recomputed under this model (default: the live ones)")
+
+
+def query_model(request) -> str | None:
+    """``?model=``: a rating model, or a 400 naming them."""
+    model = request.query_params.get("model")
+    if model is not None and model not in ModelRating.Model.values:
+        raise ValidationError({"model": [f"unknown rating model {model[:40]!r}; models: "
+                                         f"{', '.join(ModelRating.Model.values)}"]})
+    return model
+
+
 MEDIA = {"jsonl": "application/x-ndjson", "csv": "text/csv"}
 
 
@@ -192,12 +206,14 @@ def _export_view(what: str, fmt: str, doc: str):
         permission_classes = [permissions.AllowAny]
         content_negotiation_class = StreamNegotiation
 
-        @extend_schema(parameters=[GAME_PATH, RULESET_PARAM], description=doc, operation_id=f"export_{what}_{fmt}",
+        @extend_schema(parameters=[GAME_PATH, RULESET_PARAM, *([MODEL_PARAM] if what == "ratings" else [])],
+                       description=doc, operation_id=f"export_{what}_{fmt}",
                        responses={(200, MEDIA[fmt]): OpenApiResponse(OpenApiTypes.STR, description=doc)})
         def get(self, request, game: str):
             engine = _game(game)
             ruleset = query_ruleset(request, engine)
-            response = StreamingHttpResponse(export(what, fmt, game, ruleset),
+            model = query_model(request) if what == "ratings" else None
+            response = StreamingHttpResponse(export(what, fmt, game, ruleset, model),
                                              content_type=f"{MEDIA[fmt]}; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{game}-{what}.{fmt}"'
             return response
@@ -209,7 +225,8 @@ def _export_view(what: str, fmt: str, doc: str):
 
 MATCHES_DOC = ("Every rated match of the game, streamed: match, rating sequence, game, ruleset, options, seats "
                "with bot, place (1 = first) and score.")
-RATINGS_DOC = 'The live ratings of the game: overall (players "all") and per player-count bracket.'
+RATINGS_DOC = ('The live ratings of the game (``?model=``: those recomputed under a model): overall (players '
+               '"all") and per player-count bracket.')
 ExportMatchesJsonl = _export_view("matches", "jsonl", MATCHES_DOC + " JSON lines: one match per line.")
 ExportMatchesCsv = _export_view("matches", "csv", MATCHES_DOC + " CSV: one row per seat; options as JSON.")
 ExportRatingsJsonl = _export_view("ratings", "jsonl", RATINGS_DOC + " JSON lines.")
