@@ -20,6 +20,7 @@ DEFAULT_TOP, MAX_TOP = 10, 30
 MAX_BINS = 20
 
 
+# tournaments imports ratings when it loads, so the match models are imported where they are used.
 def _match_filter(game: str, ruleset: str | None, tournament: int | None) -> dict:
     """Which matches count: finished, of the game; rated ones (of ``ruleset``), or those of one tournament."""
     from tournaments.models import Match
