@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -16,6 +17,7 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
 from tournaments.selectors import (public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
@@ -148,6 +150,26 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         form.is_valid(raise_exception=True)
         update_bot(bot, **form.validated_data)
         return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
+
+    @extend_schema(responses=s.BotMatchPageSerializer, parameters=[
+        OpenApiParameter("before", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                         description="only matches older than this match id (the `next` page names it)"),
+        OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                         description="seats per page (default 50; a page never splits a match)")])
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def matches(self, request, pk=None):
+        """The bot's seats in its matches, newest first, with places and the other seats (its owner also
+        sees its validation matches and the faults' details). Pages by match id (`next`: the older ones),
+        so every page is as fast as the first however many matches the bot has played."""
+        bot = self.get_object()
+        before = query_int(request, "before", None, 1, 10**18 - 1)
+        limit = query_int(request, "limit", 50, 1, 200)
+        rows, following = BotRecord(bot, request.user).recent_matches(before=before, limit=limit)
+        next_url = None
+        if following is not None:
+            next_url = request.build_absolute_uri(f"{request.path}?{urlencode({'before': following, 'limit': limit})}")
+        results = s.BotMatchSerializer(rows, many=True, context=self.get_serializer_context()).data
+        return Response({"next": next_url, "results": results})
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
