@@ -19,6 +19,8 @@ from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
+from ratings.brackets import brackets_for
+from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.models import Tournament
@@ -44,19 +46,26 @@ def home(request):
 
 
 def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard); ``?players=``:
+    those of one player-count bracket (2, 3-4, 5-6)."""
     engine = _game_or_404(game)
     ruleset = request.GET.get("ruleset") or STANDARD
     if ruleset not in engine.rated_presets:
         raise Http404(f"{game} has no rated ruleset {ruleset}")
-    ratings = list(leaderboard(game, ruleset))
-    histories = {r.pk: rating_history(r) for r in ratings[:10]}
-    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
+    brackets = brackets_for(engine.preset_players(ruleset))
+    players = request.GET.get("players")
+    if players is not None and players not in brackets:
+        raise Http404(f"{game} ({ruleset}) has no player-count bracket {players[:40]}")
+    ratings = list(leaderboard(game, ruleset, players))
+    # Rating histories are kept for the overall ratings only.
+    histories = {r.pk: rating_history(r) for r in ratings[:10]} if players is None else {}
+    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10] if r.pk in histories])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
         "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
-        "ratings": ratings, "chart": chart,
+        "ratings": ratings, "chart": chart, "players": players, "brackets": brackets,
+        "provisional_sigma": PROVISIONAL_SIGMA,
         "tournaments": tournaments})
 
 
