@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import trueskill
 from django.db import connection, transaction
@@ -9,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from arena.bulk import update_rows
+from ratings.brackets import rate_bracket
 from ratings.models import GameLock, Rating, RatingChange
 
 # Games have ties (shared ranks), so the draw probability is not zero.
@@ -85,13 +87,20 @@ def rate_match(match, ruleset: str) -> bool:
     return True
 
 
+class SeatResult(NamedTuple):
+    """A seat's bot version and rank (0 = first), as the rating update reads them."""
+
+    bot_version_id: int
+    rank: int
+
+
 def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: list[tuple[int, int]]) -> None:
     """The TrueSkill update of one match: ``seats`` are (bot version id, rank) in seat order.
 
     The caller holds the game's lock, took ``sequence`` (``take_rating_turn``) and marked the match rated
     in this transaction (so it runs once per match). A fixed number of statements whatever the history:
     the ratings read in one, the new ones created in one, the changes inserted in one, the ratings
-    updated in one.
+    updated in one; then the player-count bracket's ratings (ratings.brackets).
     """
     env = environment()
     versions = [version for version, _rank in seats]
@@ -118,3 +127,5 @@ def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: l
         rating.mu, rating.sigma, rating.games, rating.updated_at = after.mu, after.sigma, rating.games + 1, now
     update_rows(Rating, "id", {r.pk: {"mu": r.mu, "sigma": r.sigma, "updated_at": now} for r in ratings},
                 increment=("games",))
+    # The leaderboard of its player count (2, 3-4, 5-6).
+    rate_bracket(game, ruleset, [SeatResult(version, rank) for version, rank in seats], env)
