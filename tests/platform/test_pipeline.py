@@ -22,8 +22,9 @@ from tournaments.models import Match, MatchLog
 from tournaments.selectors import match_log
 
 # claim 1, the match with its seats 1; the store transaction: (savepoint), conditional store, log, seats,
-# the game's lock and turn, ratings read, changes, ratings update, (release); the advance check 1.
-QUERIES_PER_RATED_MATCH = 12
+# the game's lock and turn, ratings read, changes, ratings update, bracket ratings read and update,
+# (release); the advance check 1.
+QUERIES_PER_RATED_MATCH = 14
 
 
 def four_versions():
