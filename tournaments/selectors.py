@@ -1,6 +1,9 @@
 """Reads of tournaments and matches."""
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet, Sum
 
 from engines.logcodec import decode
@@ -100,13 +103,24 @@ def match_log(match: Match) -> dict | None:
 
     Every reader of match logs comes here: the log lives in its own table in the compact stored form
     (engines.logcodec), and decoding replays the game. Decoded once per match object."""
-    cached = getattr(match, "_decoded_log", None)
-    if cached is None:
+    decoded = getattr(match, "_decoded_log", None)
+    if decoded is None:
         data = MatchLog.objects.filter(match_id=match.pk).values_list("data", flat=True).first()
         if data is None:
             return None
-        cached = match._decoded_log = decode(bytes(data))
-    return cached
+        data = bytes(data)
+        # A replay costs milliseconds (tens for a long game): keep the result a while, keyed by the stored
+        # bytes themselves (a log replaced, or an id reused after a database reset, is another key).
+        key = f"matchlog:v1:{match.pk}:{hashlib.blake2b(data, digest_size=16).hexdigest()}"
+        decoded = cache.get(key)
+        if decoded is None:
+            decoded = decode(data)
+            cache.set(key, decoded, LOG_CACHE_SECONDS)
+        match._decoded_log = decoded
+    return decoded
+
+
+LOG_CACHE_SECONDS = 3600
 
 
 def public_log(log: dict) -> dict:

@@ -130,3 +130,20 @@ def test_faults_forfeits_and_stderr_reach_the_seats(builtin_versions):
     assert [f["kind"] for f in faulty.fault_log] == ["garbage"] * 3 and "Traceback" in faulty.stderr_tail
     assert (other.faults, other.forfeited, other.fault_log, other.stderr_tail, other.rank) == (0, False, [], "", 0)
     assert match_log(match)["faults"] == json.loads(json.dumps(played.faults))
+
+
+@pytest.mark.django_db
+def test_a_decoded_log_is_kept_until_the_stored_bytes_change(builtin_versions, monkeypatch):
+    from tournaments import selectors
+
+    tournament = services.create_tournament(name="c", game="port_royal", seats=2, games_per_pairing=1, seed=6,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    match = tournament.matches.get()
+    services.run_match(match.pk)
+    replays = []
+    monkeypatch.setattr(selectors, "decode", lambda data: replays.append(1) or decode(data))
+    first = match_log(Match.objects.get(pk=match.pk))
+    assert match_log(Match.objects.get(pk=match.pk)) == first and len(replays) == 1
+    changed = dict(first, stderr={"0": "new"})
+    services.save_match_log(match.pk, changed)
+    assert match_log(Match.objects.get(pk=match.pk)) == changed and len(replays) == 2
