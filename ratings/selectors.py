@@ -1,11 +1,33 @@
-"""Reads of ratings: leaderboards and rating history."""
+"""Reads of ratings: leaderboards and rating history.
+
+Leaderboards and histories change only when a rating changes, so their pages are cached under a stamp of
+the board (how many ratings it holds and when the last one changed: ``Rating.updated_at`` moves in the
+transaction that rates a match). A new rating, a rated match or a deleted rating gives a new stamp, so a
+cached page is never stale, in any process, and nothing has to be invalidated by hand.
+"""
 from __future__ import annotations
 
-from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
+import math
+from datetime import datetime, timezone
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet
+
+from bots.models import BotVersion
 from ratings.models import Rating, RatingChange
 
 STANDARD = "standard"
+#: At most this many points of one rating's history are returned (the first and the last always).
+HISTORY_POINTS = int(getattr(settings, "ARENA_HISTORY_POINTS", 100))
+#: Cached board pages live this long at most (a new stamp replaces them before).
+CACHE_SECONDS = 3600
+
+_SCORE = ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField())
+_ORDER = ("-conservative_score", "-mu", "bot_version_id")
+_ROW_FIELDS = ("bot_version_id", "bot_version__bot_id", "bot_version__number", "bot_version__kind",
+               "bot_version__bot__name", "bot_version__bot__owner__username", "ruleset", "mu", "sigma", "games")
 
 
 def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
@@ -13,18 +35,106 @@ def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
     return (
         Rating.objects.filter(game=game, ruleset=ruleset, games__gt=0)
         .select_related("bot_version__bot__owner")
-        .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
-        .order_by("-conservative_score", "-mu", "bot_version_id")
+        .annotate(conservative_score=_SCORE)
+        .order_by(*_ORDER)
     )
 
 
-def rating_history(rating: Rating) -> list[dict]:
-    """The rating after each of its matches, in the order they were applied."""
-    return [
-        {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after, "sigma": c.sigma_after,
-         "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
-        for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
-    ]
+def board_stamp(game: str, ruleset: str = STANDARD) -> tuple[int, str]:
+    """(ratings on the board, a stamp that changes whenever one of the game's ratings under ``ruleset``
+    changes): one indexed aggregate."""
+    row = Rating.objects.filter(game=game, ruleset=ruleset).aggregate(
+        n=Count("id", filter=Q(games__gt=0)), total=Count("id"), last=Max("updated_at"))
+    last = row["last"].isoformat() if row["last"] else "-"
+    return row["n"], f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
+
+
+def _row(values: dict, place: int) -> dict:
+    label = BotVersion.make_label(values["bot_version__kind"], values["bot_version__bot__owner__username"],
+                                  values["bot_version__bot__name"], values["bot_version__number"])
+    return {"place": place, "bot_version": values["bot_version_id"], "bot": values["bot_version__bot_id"],
+            "label": label, "builtin": values["bot_version__kind"] == BotVersion.Kind.BUILTIN,
+            "ruleset": values["ruleset"], "mu": values["mu"], "sigma": values["sigma"],
+            "conservative": values["mu"] - 3 * values["sigma"], "games": values["games"]}
+
+
+def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit: int = 100,
+                     search: str = "", history: bool = False) -> dict:
+    """One page of a leaderboard as plain rows (``place`` 1 = best), cached until a rating changes:
+    ``{"count": rows on the board (or matching ``search``), "rows": [...]}``. ``search`` keeps the bots
+    whose name or owner contains it, with their places on the whole board; ``history`` adds each row's
+    rating history (capped, see :func:`histories`)."""
+    size, stamp = board_stamp(game, ruleset)
+    key = f"board:{game}:{ruleset}:{stamp}:{offset}:{limit}:{int(history)}:{search}"
+    cached = cache.get(key) if len(key) < 200 else None
+    if cached is not None:
+        return cached
+    board = leaderboard(game, ruleset)
+    if search:
+        # Places on the whole board: the board's order (ids only), then the hits' places in it.
+        hits = set(board.filter(Q(bot_version__bot__name__icontains=search)
+                                | Q(bot_version__bot__owner__username__icontains=search))
+                   .values_list("bot_version_id", flat=True))
+        places = [(place, v) for place, v in enumerate(board.values_list("bot_version_id", flat=True), 1) if v in hits]
+        size, places = len(places), places[offset:offset + limit]
+        values = {v["bot_version_id"]: v for v in board.filter(bot_version_id__in=[v for _, v in places])
+                  .values(*_ROW_FIELDS)}
+        rows = [_row(values[v], place) for place, v in places]
+    else:
+        rows = [_row(v, place) for place, v in enumerate(board.values(*_ROW_FIELDS)[offset:offset + limit],
+                                                         offset + 1)]
+    if history:
+        by_rating = histories(Rating.objects.filter(bot_version_id__in=[r["bot_version"] for r in rows],
+                                                    ruleset=ruleset).values_list("bot_version_id", "id"))
+        for row in rows:
+            row["history"] = by_rating.get(row["bot_version"], [])
+    result = {"count": size, "rows": rows}
+    if len(key) < 200:
+        cache.set(key, result, CACHE_SECONDS)
+    return result
+
+
+def _iso(value) -> str:
+    if isinstance(value, str):  # SQLite hands raw timestamps (UTC) to a plain cursor
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.isoformat()
+
+
+def histories(version_and_rating_ids, max_points: int = HISTORY_POINTS) -> dict[int, list[dict]]:
+    """Rating histories by bot version id, each downsampled in the database to at most ``max_points``
+    evenly spaced points that keep the first and the last: one query for all of them."""
+    rating_of = {rating_id: version_id for version_id, rating_id in version_and_rating_ids}
+    out: dict[int, list[dict]] = {v: [] for v in rating_of.values()}
+    if not rating_of:
+        return out
+    max_points = max(3, max_points)
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    marks = ", ".join(["%s"] * len(rating_of))
+    # Keep every step-th change (step = ceil((n - 1) / (max_points - 2))) and the last: at most max_points.
+    sql = (f"SELECT rating_id, sequence, match_id, rank, mu_after, sigma_after, created_at FROM ("
+           f"SELECT c.*, ROW_NUMBER() OVER (PARTITION BY rating_id ORDER BY sequence) AS rn, "
+           f"COUNT(*) OVER (PARTITION BY rating_id) AS cnt FROM {table} c WHERE rating_id IN ({marks})) t "
+           f"WHERE cnt <= %s OR rn = cnt OR (rn - 1) %% ((cnt - 2) / %s + 1) = 0 ORDER BY rating_id, sequence")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*rating_of, max_points, max_points - 2])
+        for rating_id, sequence, match_id, rank, mu, sigma, at in cursor.fetchall():
+            out[rating_of[rating_id]].append({"sequence": sequence, "match": match_id, "place": rank + 1, "mu": mu,
+                                              "sigma": sigma, "conservative": mu - 3 * sigma, "at": _iso(at)})
+    return out
+
+
+def rating_history(rating: Rating, max_points: int | None = HISTORY_POINTS) -> list[dict]:
+    """The rating after each of its matches, in the order they were applied; downsampled to at most
+    ``max_points`` points (first and last kept; ``None``: every point)."""
+    if max_points is None:
+        return [
+            {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after,
+             "sigma": c.sigma_after, "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
+            for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
+        ]
+    return histories([(rating.bot_version_id, rating.pk)], max_points)[rating.bot_version_id]
 
 
 def ratings_of(version_ids, ruleset: str) -> dict[int, Rating]:

@@ -129,6 +129,8 @@ class MatchSeat(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
+        # A bot's newest matches, read by key (its page).
+        indexes = [models.Index(fields=["bot_version", "match"], name="seat_version_match")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"

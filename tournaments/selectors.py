@@ -32,10 +32,13 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
     rows = []
     entries = list(tournament.entry_set.select_related("bot_version__bot__owner"))
     ratings = ratings_of([e.bot_version_id for e in entries], seeding_ruleset(tournament))
+    # Every entry's results here in one aggregate over the tournament's finished matches' seats.
+    results = {r["bot_version_id"]: r for r in MatchSeat.objects.filter(
+        match__tournament=tournament, match__status=Match.Status.FINISHED).values("bot_version_id").annotate(
+        n=Count("id"), wins=Count("id", filter=Q(rank=0)), rank_sum=Sum("rank"))}
     for entry in entries:
         version = entry.bot_version
-        seats = version.seats.filter(match__tournament=tournament, match__status=Match.Status.FINISHED)
-        ranks = list(seats.values_list("rank", flat=True))
+        result = results.get(version.pk, {"n": 0, "wins": 0, "rank_sum": 0})
         rating = ratings.get(version.pk)
         rows.append({
             "bot_version": version,
@@ -44,16 +47,32 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             "sigma": rating.sigma if rating else None,
             "conservative": rating.conservative if rating else None,
             "games": rating.games if rating else 0,
-            "matches": len(ranks),
-            "wins": sum(1 for r in ranks if r == 0),
-            "average_place": (sum(ranks) / len(ranks) + 1) if ranks else None,  # seat ranks are 0-based
+            "matches": result["n"],
+            "wins": result["wins"],
+            "average_place": (result["rank_sum"] / result["n"] + 1) if result["n"] else None,  # ranks are 0-based
         })
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows
 
 
 def matches_of(tournament: Tournament) -> QuerySet[Match]:
-    return tournament.matches.prefetch_related("seats__bot_version__bot__owner").order_by("id")
+    """The tournament's matches with their seats, without their logs (a list never reads them)."""
+    return tournament.matches.defer("log").prefetch_related("seats__bot_version__bot__owner").order_by("id")
+
+
+def recent_matches_of_bot(bot, user, limit: int = 20) -> QuerySet[Match]:
+    """The newest matches ``user`` may see in which any version of ``bot`` played, without their logs.
+
+    Reads the newest seats of the bot's versions by index (bot version, match) instead of a DISTINCT over
+    whole match rows; the visibility filter then applies to those few matches."""
+    visible = _visible(user, "match__")
+    ids: list[int] = []
+    for version in bot.versions.values_list("id", flat=True):
+        ids += (MatchSeat.objects.filter(visible, bot_version_id=version).order_by("-match_id")
+                .values_list("match_id", flat=True)[:limit])
+    ids = sorted(set(ids), reverse=True)[:limit]
+    return (Match.objects.filter(pk__in=ids).defer("log").prefetch_related("seats__bot_version__bot__owner")
+            .order_by("-id"))
 
 
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).
@@ -68,14 +87,19 @@ def public_log(log: dict) -> dict:
     return data
 
 
+def _visible(user, prefix: str = "") -> Q:
+    """The condition of :func:`visible_matches` on a match (``prefix``: the path to it, e.g. ``match__``)."""
+    visible = Q(**{f"{prefix}purpose": Match.Purpose.TOURNAMENT})
+    if user is not None and user.is_authenticated:
+        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
+        visible |= Q(**{f"{prefix}purpose": Match.Purpose.VALIDATION, f"{prefix}pk__in": own})
+    return visible
+
+
 def visible_matches(user) -> QuerySet[Match]:
     """The matches ``user`` may see: every tournament match, and the validation matches of their own bots
     (a validation match is how the platform judged a new version: for its owner only)."""
-    visible = Q(purpose=Match.Purpose.TOURNAMENT)
-    if user is not None and user.is_authenticated:
-        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
-        visible |= Q(purpose=Match.Purpose.VALIDATION, pk__in=own)
-    return Match.objects.filter(visible)
+    return Match.objects.filter(_visible(user))
 
 
 def matches_to_play(player) -> int:

@@ -239,6 +239,24 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-validations": {"task": "tournaments.tasks.reconcile_validations", "schedule": 30.0},
 }
 
+# --- Cache ----------------------------------------------------------------------------------------
+# Leaderboards and rating histories, keyed by a stamp of their ratings (ratings/selectors.py): a rating
+# change makes new keys, so no process ever serves a stale board. ARENA_CACHE_URL: redis://... (shared by
+# every web process), locmem:// (per process) or dummy:// (none); unset: the Redis broker's server when
+# the broker is Redis (production), else files in var/cache (the embedded default).
+CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": "arena-cache", "TIMEOUT": 3600}}
+elif CACHE_URL.startswith(("locmem:", "dummy:")):
+    kind = "LocMemCache" if CACHE_URL.startswith("locmem:") else "DummyCache"
+    CACHES = {"default": {"BACKEND": f"django.core.cache.backends.{kind.lower().replace('cache', '')}.{kind}"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(DATA_DIR / "cache"), "TIMEOUT": 3600,
+                          "OPTIONS": {"MAX_ENTRIES": 5000}}}
+
 # --- The arena itself -----------------------------------------------------------------------------
 ARENA = {
     # Recovery (deploy/SCALING.md has the bounds). A running match's worker renews its lease every

@@ -17,9 +17,10 @@ from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
-from ratings.selectors import STANDARD, leaderboard, rating_history
+from ratings.selectors import STANDARD, leaderboard_rows
 from tournaments.models import Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (matches_of, public_log, recent_matches_of_bot, tournament_progress,
+                                  tournament_standings, visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -32,28 +33,42 @@ def _game_or_404(game_id: str):
 
 
 def home(request):
-    boards = []
-    for game_id in available_games():
-        boards.append({"game": get_game(game_id), "top": list(leaderboard(game_id)[:3])})
+    boards = [{"game": get_game(game_id), "top": leaderboard_rows(game_id, STANDARD, 0, 3)["rows"]}
+              for game_id in available_games()]
     recent = Tournament.objects.select_related("created_by")[:8]
     return render(request, "web/home.html", {"boards": boards, "recent": recent})
 
 
+#: Rows on a page of a leaderboard; the chart shows the first CHART_BOTS of the board.
+BOARD_PAGE, CHART_BOTS = 100, 10
+
+
+def _query_without_page(request) -> str:
+    """The request's other query parameters, for the pager's links (``a=1&`` or empty)."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode() + "&" if query else ""
+
+
 def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard), 100 a page
+    (``?page=``), or the bots whose name or owner contains ``?q=`` with their places."""
     engine = _game_or_404(game)
     ruleset = request.GET.get("ruleset") or STANDARD
     if ruleset not in engine.rated_presets:
         raise Http404(f"{game} has no rated ruleset {ruleset}")
-    ratings = list(leaderboard(game, ruleset))
-    histories = {r.pk: rating_history(r) for r in ratings[:10]}
-    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
+    search = request.GET.get("q", "").strip()[:64]
+    size = leaderboard_rows(game, ruleset, 0, 1, search=search)["count"]
+    page = Paginator(range(size), BOARD_PAGE).get_page(request.GET.get("page"))
+    rows = leaderboard_rows(game, ruleset, page.start_index() - 1 if size else 0, BOARD_PAGE, search=search)["rows"]
+    top = leaderboard_rows(game, ruleset, 0, CHART_BOTS, history=True)["rows"]
+    chart = rating_chart([(r["label"], r["history"]) for r in top])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
         "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
-        "ratings": ratings, "chart": chart,
-        "tournaments": tournaments})
+        "ratings": rows, "page": page, "pager_query": _query_without_page(request), "search": search,
+        "chart": chart, "chart_bots": CHART_BOTS, "tournaments": tournaments})
 
 
 def tournament_list(request):
@@ -121,8 +136,7 @@ def bot_detail(request, pk: int):
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
-              .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    recent = recent_matches_of_bot(bot, request.user, 20)
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
                                             "recent": recent, "settings_form": settings_form})

@@ -5,6 +5,7 @@ import re
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from django.db.models import Prefetch
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied, ValidationError
@@ -15,13 +16,13 @@ from bots.models import Bot, BotVersion
 from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
-from ratings.selectors import STANDARD, leaderboard, rating_history
-from tournaments.models import Match, Tournament
+from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
+from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
-from web.api.pagination import LeaderboardPage
+from web.api.pagination import KeysetPage, LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
@@ -31,8 +32,6 @@ ID_RE = re.compile(r"[0-9]{1,18}")
 ID_PATTERN = ID_RE.pattern
 
 GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), description="only this game")
-
-from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
@@ -73,7 +72,10 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
     OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
-    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
+    OpenApiParameter("search", {"type": "string", "maxLength": 64},
+                     description="only bots whose name or owner contains this (their places on the whole board)"),
+    OpenApiParameter("history", bool, description=f"add each bot's rating after its matches (at most "
+                                                  f"{HISTORY_POINTS} evenly spaced points, first and last kept)")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
@@ -95,15 +97,20 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
-        page = self.paginate_queryset(self.get_queryset())
+        search = request.query_params.get("search", "")
+        if len(search) > 64:
+            raise ValidationError({"search": ["at most 64 characters"]})
         with_history = query_bool(request, "history")
-        for place, rating in enumerate(page, self.paginator.offset + 1):
-            rating.place = place
-            rating.history = rating_history(rating) if with_history else None
+        offset, limit = self.paginator.page_of(request, 0)
+        # Plain rows, cached until a rating of the board changes: no serializer per row.
+        board = leaderboard_rows(game.id, ruleset, offset, limit, search=search, history=with_history)
+        self.paginator.count = board["count"]
+        fields = self.serializer_class.Meta.fields
+        rows = [{k: row.get(k) for k in fields} for row in board["rows"]]
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
                                  "players": list(game.preset_players(ruleset))}
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        return self.paginator.get_paginated_response(rows)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -149,8 +156,11 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = Tournament.objects.select_related("created_by").order_by("-id")
+    queryset = Tournament.objects.select_related("created_by").prefetch_related(
+        Prefetch("entry_set", queryset=Entry.objects.select_related("bot_version__bot__owner").order_by("id"))
+    ).order_by("-id")
     lookup_value_regex = ID_PATTERN
+    pagination_class = KeysetPage
 
     def get_serializer_class(self):
         return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
@@ -214,9 +224,15 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
 class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
     lookup_value_regex = ID_PATTERN
+    pagination_class = KeysetPage
 
     def get_queryset(self):
-        qs = visible_matches(self.request.user).prefetch_related("seats__bot_version__bot__owner").order_by("-id")
+        qs = visible_matches(self.request.user).order_by("-id")
+        if self.action in ("log", "frames"):
+            return qs
+        # Lists and the match itself never read the log (the biggest column by far).
+        qs = qs.defer("log").prefetch_related(
+            Prefetch("seats", queryset=MatchSeat.objects.select_related("bot_version__bot__owner").order_by("seat")))
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
