@@ -40,13 +40,28 @@ def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
     )
 
 
-def board_stamp(game: str, ruleset: str = STANDARD) -> tuple[int, str]:
-    """(ratings on the board, a stamp that changes whenever one of the game's ratings under ``ruleset``
-    changes): one indexed aggregate."""
-    row = Rating.objects.filter(game=game, ruleset=ruleset).aggregate(
-        n=Count("id", filter=Q(games__gt=0)), total=Count("id"), last=Max("updated_at"))
+Stamp = tuple[int, str]
+
+
+def _stamp(row: dict) -> Stamp:
     last = row["last"].isoformat() if row["last"] else "-"
     return row["n"], f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
+
+
+_STAMP_AGGREGATES = {"n": Count("id", filter=Q(games__gt=0)), "total": Count("id"), "last": Max("updated_at")}
+
+
+def board_stamp(game: str, ruleset: str = STANDARD) -> Stamp:
+    """(ratings on the board, a stamp that changes whenever one of the game's ratings under ``ruleset``
+    changes): one indexed aggregate."""
+    return _stamp(Rating.objects.filter(game=game, ruleset=ruleset).aggregate(**_STAMP_AGGREGATES))
+
+
+def board_stamps(games, ruleset: str = STANDARD) -> dict[str, Stamp]:
+    """:func:`board_stamp` of several games in one query."""
+    rows = {r["game"]: r for r in Rating.objects.filter(game__in=list(games), ruleset=ruleset).order_by()
+            .values("game").annotate(**_STAMP_AGGREGATES)}
+    return {g: _stamp(rows.get(g, {"n": 0, "total": 0, "last": None})) for g in games}
 
 
 def _row(values: dict, place: int) -> dict:
@@ -59,12 +74,13 @@ def _row(values: dict, place: int) -> dict:
 
 
 def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit: int = 100,
-                     search: str = "", history: bool = False) -> dict:
+                     search: str = "", history: bool = False, stamp: Stamp | None = None) -> dict:
     """One page of a leaderboard as plain rows (``place`` 1 = best), cached until a rating changes:
     ``{"count": rows on the board (or matching ``search``), "rows": [...]}``. ``search`` keeps the bots
     whose name or owner contains it, with their places on the whole board; ``history`` adds each row's
-    rating history (capped, see :func:`histories`)."""
-    size, stamp = board_stamp(game, ruleset)
+    rating history (capped, see :func:`histories`). ``stamp``: the board's :func:`board_stamp`, if the
+    caller has it."""
+    size, stamp = stamp or board_stamp(game, ruleset)
     key = f"board:{game}:{ruleset}:{stamp}:{offset}:{limit}:{int(history)}:{search}"
     cached = cache.get(key) if len(key) < 200 else None
     if cached is not None:

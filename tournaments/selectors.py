@@ -4,7 +4,8 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet, Sum
 
 from ratings.selectors import STANDARD, ratings_of
-from tournaments.models import Match, MatchSeat, Tournament
+from bots.models import BotVersion
+from tournaments.models import Entry, Match, MatchSeat, Tournament
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, int]:
@@ -53,6 +54,18 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
         })
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows
+
+
+def entry_labels(tournament_ids) -> dict[int, list[dict]]:
+    """The entries of these tournaments as ``{"bot_version", "label"}``, by tournament id: one query of values."""
+    out: dict[int, list[dict]] = {}
+    rows = (Entry.objects.filter(tournament_id__in=list(tournament_ids)).order_by("id")
+            .values_list("tournament_id", "bot_version_id", "bot_version__kind", "bot_version__bot__owner__username",
+                         "bot_version__bot__name", "bot_version__number"))
+    for tournament_id, version_id, kind, owner, name, number in rows:
+        out.setdefault(tournament_id, []).append(
+            {"bot_version": version_id, "label": BotVersion.make_label(kind, owner, name, number)})
+    return out
 
 
 def matches_of(tournament: Tournament) -> QuerySet[Match]:

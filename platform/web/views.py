@@ -17,13 +17,21 @@ from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
-from ratings.selectors import STANDARD, leaderboard_rows
+from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_rows
 from tournaments.models import Tournament
 from tournaments.selectors import (matches_of, public_log, recent_matches_of_bot, tournament_progress,
                                   tournament_standings, visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
+
+
+class CountedPaginator(Paginator):
+    """A paginator told its count (already known: no second COUNT query)."""
+
+    def __init__(self, object_list, per_page, *, count: int):
+        super().__init__(object_list, per_page)
+        self.__dict__["count"] = count  # fills the cached property
 
 
 def _game_or_404(game_id: str):
@@ -33,7 +41,8 @@ def _game_or_404(game_id: str):
 
 
 def home(request):
-    boards = [{"game": get_game(game_id), "top": leaderboard_rows(game_id, STANDARD, 0, 3)["rows"]}
+    stamps = board_stamps(available_games())
+    boards = [{"game": get_game(game_id), "top": leaderboard_rows(game_id, STANDARD, 0, 3, stamp=stamps[game_id])["rows"]}
               for game_id in available_games()]
     recent = Tournament.objects.select_related("created_by")[:8]
     return render(request, "web/home.html", {"boards": boards, "recent": recent})
@@ -58,10 +67,12 @@ def game_leaderboard(request, game: str):
     if ruleset not in engine.rated_presets:
         raise Http404(f"{game} has no rated ruleset {ruleset}")
     search = request.GET.get("q", "").strip()[:64]
-    size = leaderboard_rows(game, ruleset, 0, 1, search=search)["count"]
+    stamp = board_stamp(game, ruleset)
+    size = leaderboard_rows(game, ruleset, 0, 1, search=search, stamp=stamp)["count"] if search else stamp[0]
     page = Paginator(range(size), BOARD_PAGE).get_page(request.GET.get("page"))
-    rows = leaderboard_rows(game, ruleset, page.start_index() - 1 if size else 0, BOARD_PAGE, search=search)["rows"]
-    top = leaderboard_rows(game, ruleset, 0, CHART_BOTS, history=True)["rows"]
+    rows = leaderboard_rows(game, ruleset, page.start_index() - 1 if size else 0, BOARD_PAGE, search=search,
+                            stamp=stamp)["rows"]
+    top = leaderboard_rows(game, ruleset, 0, CHART_BOTS, history=True, stamp=stamp)["rows"]
     chart = rating_chart([(r["label"], r["history"]) for r in top])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
@@ -79,7 +90,7 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     progress = tournament_progress(tournament)
-    page = Paginator(matches_of(tournament), 50).get_page(request.GET.get("page"))
+    page = CountedPaginator(matches_of(tournament), 50, count=progress["total"]).get_page(request.GET.get("page"))
     champion = tournament.plan.get("champion") if tournament.plan else None
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,

@@ -20,14 +20,19 @@ EXACT_COUNT_UP_TO = 10_000
 
 def estimated_count(queryset) -> int:
     """The number of rows of ``queryset``: exact up to EXACT_COUNT_UP_TO, else the planner's estimate on
-    PostgreSQL (never below the exact bound), exact elsewhere."""
-    capped = queryset.order_by()[:EXACT_COUNT_UP_TO + 1].count()
-    if capped <= EXACT_COUNT_UP_TO:
-        return capped
+    PostgreSQL (never below the exact bound), exact elsewhere.
+
+    PostgreSQL: the planner's estimate first (no rows read); only a list it expects to be small is
+    counted, and that count stops after the bound."""
     if connections[queryset.db].vendor != "postgresql":
         return queryset.count()
-    plan = json.loads(queryset.order_by().explain(format="json"))
-    return max(EXACT_COUNT_UP_TO + 1, int(plan[0]["Plan"]["Plan Rows"]))
+    queryset = queryset.order_by()
+    plan = json.loads(queryset.explain(format="json"))
+    estimate = int(plan[0]["Plan"]["Plan Rows"])
+    if estimate > 2 * EXACT_COUNT_UP_TO:
+        return estimate
+    capped = queryset[:EXACT_COUNT_UP_TO + 1].count()
+    return capped if capped <= EXACT_COUNT_UP_TO else max(EXACT_COUNT_UP_TO + 1, estimate)
 
 
 class Page(LimitOffsetPagination):

@@ -17,8 +17,8 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
-from tournaments.models import Entry, Match, MatchSeat, Tournament
-from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.models import Match, MatchSeat, Tournament
+from tournaments.selectors import entry_labels, public_log, tournament_progress, tournament_standings, visible_matches
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -156,11 +156,16 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = Tournament.objects.select_related("created_by").prefetch_related(
-        Prefetch("entry_set", queryset=Entry.objects.select_related("bot_version__bot__owner").order_by("id"))
-    ).order_by("-id")
+    queryset = Tournament.objects.select_related("created_by").order_by("-id")
     lookup_value_regex = ID_PATTERN
     pagination_class = KeysetPage
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        labels = entry_labels([t.pk for t in page])  # the page's entries in one query, as values
+        for tournament in page:
+            tournament.entry_labels = labels.get(tournament.pk, [])
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def get_serializer_class(self):
         return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
@@ -231,8 +236,9 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
         if self.action in ("log", "frames"):
             return qs
         # Lists and the match itself never read the log (the biggest column by far).
-        qs = qs.defer("log").prefetch_related(
-            Prefetch("seats", queryset=MatchSeat.objects.select_related("bot_version__bot__owner").order_by("seat")))
+        # Seats, versions, bots, owners: one lookup by key each (a join lets the planner hash whole tables).
+        qs = qs.defer("log").prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.order_by("seat")),
+                                              "seats__bot_version__bot__owner")
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
