@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterable, Sequence
 
 from django.db import DatabaseError, connection, transaction
+from django.db.models import JSONField
 
 from bots.models import Bot, BotVersion
 from bots.services import register_builtin_bots
@@ -80,7 +81,25 @@ class Writer:
                 except DatabaseError:
                     pass
 
+    @staticmethod
+    def defaults(model, columns: Sequence[str]) -> tuple[list[str], tuple]:
+        """The model's other columns that have a default (fields added after this was written), with it."""
+        names, values = [], []
+        for f in model._meta.concrete_fields:
+            if f.primary_key or f.column in columns:
+                continue
+            value = f.get_default()
+            if value is None:
+                continue  # nullable, or no default: the database decides (or refuses, loudly)
+            names.append(f.column)
+            values.append(json.dumps(value) if isinstance(f, JSONField) else value)
+        return names, tuple(values)
+
     def write(self, model, columns: Sequence[str], rows: Iterable[tuple]) -> int:
+        extra_columns, extra = self.defaults(model, columns)
+        if extra_columns:
+            columns = [*columns, *extra_columns]
+            rows = (row + extra for row in rows)
         table = connection.ops.quote_name(model._meta.db_table)
         cols = ", ".join(connection.ops.quote_name(c) for c in columns)
         n = 0
@@ -114,14 +133,17 @@ class Writer:
         inserted with their pool's log by one INSERT ... SELECT."""
         table = Match._meta.db_table
         q = connection.ops.quote_name
-        cols = ", ".join(q(c) for c in self.MATCH_COLUMNS)
         if not self.postgres:
             self.write(Match, [*self.MATCH_COLUMNS, "log"],
                        (row[:-1] + (None if row[-1] is None else pool[row[-1]].log_json,) for row in rows))
             return
+        extra_columns, extra = self.defaults(Match, [*self.MATCH_COLUMNS, "log"])
+        columns = [*self.MATCH_COLUMNS, *extra_columns]
+        cols = ", ".join(q(c) for c in columns)
+        rows = [row[:-1] + extra + row[-1:] for row in rows]
         with connection.cursor() as cursor:
             if not self._staged:
-                cursor.execute(f"CREATE TEMPORARY TABLE seed_pool (k int PRIMARY KEY, log jsonb)")
+                cursor.execute("CREATE TEMPORARY TABLE seed_pool (k int PRIMARY KEY, log jsonb)")
                 with cursor.cursor.copy("COPY seed_pool (k, log) FROM STDIN") as copy:
                     for k, pm in enumerate(pool):
                         copy.write_row((k, pm.log_json))
@@ -130,7 +152,7 @@ class Writer:
             with cursor.cursor.copy(f"COPY seed_match ({cols}, pool_k) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
-            cursor.execute(f"INSERT INTO {q(table)} ({cols}, log) SELECT {', '.join('s.' + q(c) for c in self.MATCH_COLUMNS)}, "
+            cursor.execute(f"INSERT INTO {q(table)} ({cols}, log) SELECT {', '.join('s.' + q(c) for c in columns)}, "
                            "p.log FROM seed_match s LEFT JOIN seed_pool p ON p.k = s.pool_k ORDER BY s.id")
             cursor.execute("TRUNCATE seed_match")
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
-from bots.selectors import versions_of_owner
+from bots.selectors import regression_results, versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
@@ -20,7 +20,7 @@ from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_rows
 from tournaments.models import Tournament
 from tournaments.selectors import (matches_of, public_log, recent_matches_of_bot, tournament_progress,
-                                  tournament_standings, visible_matches)
+                                   tournament_series, tournament_standings, visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -42,8 +42,8 @@ def _game_or_404(game_id: str):
 
 def home(request):
     stamps = board_stamps(available_games())
-    boards = [{"game": get_game(game_id), "top": leaderboard_rows(game_id, STANDARD, 0, 3, stamp=stamps[game_id])["rows"]}
-              for game_id in available_games()]
+    boards = [{"game": get_game(g), "top": leaderboard_rows(g, STANDARD, 0, 3, stamp=stamps[g])["rows"]}
+              for g in available_games()]
     recent = Tournament.objects.select_related("created_by")[:8]
     return render(request, "web/home.html", {"boards": boards, "recent": recent})
 
@@ -95,7 +95,7 @@ def tournament_detail(request, pk: int):
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page,
+        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
     })
 
 
@@ -150,7 +150,8 @@ def bot_detail(request, pk: int):
     recent = recent_matches_of_bot(bot, request.user, 20)
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+                                            "recent": recent, "settings_form": settings_form,
+                                            "regression": regression_results(versions, request.user)})
 
 
 @login_required

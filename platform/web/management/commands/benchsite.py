@@ -33,10 +33,13 @@ class _ThreadingServer(ThreadingMixIn, WSGIServer):
 def targets(game: str) -> list[tuple[str, str]]:
     """(name, path) of every page and endpoint, with ids taken from the data: the newest tournament and
     match, the game's built-in random bot."""
-    tournament = Tournament.objects.filter(game=game).order_by("-id").values_list("id", flat=True).first()
-    match = Match.objects.filter(game=game, status=Match.Status.FINISHED).order_by("-id").values_list("id", flat=True).first()
-    builtin = Bot.objects.filter(game=game, owner__username=Player.SYSTEM_USERNAME, name="random").values_list("id", flat=True).first()
-    uploaded = Bot.objects.filter(game=game).exclude(owner__username=Player.SYSTEM_USERNAME).order_by("-id").values_list("id", flat=True).first()
+    def newest(qs):
+        return qs.order_by("-id").values_list("id", flat=True).first()
+
+    tournament = newest(Tournament.objects.filter(game=game))
+    match = newest(Match.objects.filter(game=game, status=Match.Status.FINISHED))
+    builtin = newest(Bot.objects.filter(game=game, owner__username=Player.SYSTEM_USERNAME, name="random"))
+    uploaded = newest(Bot.objects.filter(game=game).exclude(owner__username=Player.SYSTEM_USERNAME))
     named = BotVersion.objects.filter(bot_id=uploaded).select_related("bot").first() if uploaded else None
     paths = [
         ("home", "/"),
@@ -64,7 +67,8 @@ def targets(game: str) -> list[tuple[str, str]]:
         paths += [("match page", f"/matches/{match}/"), ("match log download", f"/matches/{match}/log.json"),
                   ("api match", f"/api/matches/{match}/"), ("api match log", f"/api/matches/{match}/log/")]
     if builtin:
-        paths += [("bot page built-in random", f"/bots/{builtin}/"), ("api bot built-in random", f"/api/bots/{builtin}/")]
+        paths += [("bot page built-in random", f"/bots/{builtin}/"),
+                  ("api bot built-in random", f"/api/bots/{builtin}/")]
     if uploaded:
         paths += [("bot page uploaded", f"/bots/{uploaded}/")]
     return paths
@@ -113,7 +117,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--game", default="port_royal")
         parser.add_argument("--requests", type=int, default=20, help="timed requests per endpoint")
-        parser.add_argument("--url", default="", help="an already running site (default: serve this one on a free port)")
+        parser.add_argument("--url", default="",
+                            help="an already running site (default: serve this one on a free port)")
         parser.add_argument("--only", default="", help="only endpoints whose name contains this")
 
     def handle(self, *args, game, requests, url, only, **options):

@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('bots', '0003_accepts_challenges_game_without_choices'),
-        ('tournaments', '0003_workerbeat'),
+        ('tournaments', '0004_duplicate_series'),
     ]
 
     operations = [
