@@ -82,16 +82,20 @@ class KeysetPage(Page):
         before = query_int(request, self.before_query_param, None, 0, self.max_id)
         after = query_int(request, self.after_query_param, None, 0, self.max_id)
         self.count = self.get_count(queryset)
+        # One row more than the page says whether there is a page beyond it, that way; an indexed probe
+        # says so the other way (only when the page is not the newest).
+        end = self.offset + self.limit + 1
         if after is not None:
-            rows = list(queryset.filter(pk__gt=after).order_by("pk")[self.offset:self.offset + self.limit])[::-1]
-        elif before is not None:
-            rows = list(queryset.filter(pk__lt=before).order_by("-pk")[self.offset:self.offset + self.limit])
+            rows = list(queryset.filter(pk__gt=after).order_by("pk")[self.offset:end])
+            self.newer = len(rows) > self.limit
+            rows = rows[:self.limit][::-1]
+            self.older = bool(rows) and queryset.filter(pk__lt=rows[-1].pk).exists()
         else:
-            rows = list(queryset.order_by("-pk")[self.offset:self.offset + self.limit])
-        keyed = before is not None or after is not None
-        # One indexed probe each way says whether there is a page beyond.
-        self.newer = bool(rows) and (keyed or self.offset > 0) and queryset.filter(pk__gt=rows[0].pk).exists()
-        self.older = bool(rows) and queryset.filter(pk__lt=rows[-1].pk).exists()
+            rows = list((queryset if before is None else queryset.filter(pk__lt=before)).order_by("-pk")[self.offset:end])
+            self.older = len(rows) > self.limit
+            rows = rows[:self.limit]
+            self.newer = (bool(rows) and (before is not None or self.offset > 0)
+                          and queryset.filter(pk__gt=rows[0].pk).exists())
         self.first_key = rows[0].pk if rows else None
         self.last_key = rows[-1].pk if rows else None
         return rows
