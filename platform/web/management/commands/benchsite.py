@@ -6,7 +6,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from django.conf import settings
@@ -24,10 +23,6 @@ SLOW_S = 2.0
 class _Quiet(WSGIRequestHandler):
     def log_message(self, *args):  # no access log on stderr
         pass
-
-
-class _ThreadingServer(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
 
 
 def targets(game: str) -> list[tuple[str, str]]:
@@ -127,7 +122,9 @@ class Command(BaseCommand):
         server = app = None
         if not url:
             app = CpuTimed(get_wsgi_application())
-            server = make_server("127.0.0.1", 0, app, server_class=_ThreadingServer, handler_class=_Quiet)
+            # One server thread answers every request in turn, keeping its database connection (CONN_MAX_AGE),
+            # as a web worker process does: a thread per request would pay a new connection each time.
+            server = make_server("127.0.0.1", 0, app, server_class=WSGIServer, handler_class=_Quiet)
             threading.Thread(target=server.serve_forever, daemon=True).start()
             url = f"http://127.0.0.1:{server.server_port}"
         try:
