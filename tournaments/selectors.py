@@ -1,7 +1,7 @@
 """Reads of tournaments and matches."""
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from engines.versus import score_series
 from ratings.selectors import STANDARD, ratings_of
@@ -101,9 +101,16 @@ def tournament_series(tournament: Tournament) -> list[dict]:
     return complete
 
 
+def seats_with_bots() -> tuple[Prefetch, Prefetch]:
+    """Prefetches of matches' seats in order with their versions, bots and owners: two queries for a page
+    (seats by match; versions joined to their bots and owners by key)."""
+    return (Prefetch("seats", queryset=MatchSeat.objects.order_by("seat")),
+            Prefetch("seats__bot_version", queryset=BotVersion.objects.select_related("bot__owner")))
+
+
 def matches_of(tournament: Tournament) -> QuerySet[Match]:
     """The tournament's matches with their seats, without their logs (a list never reads them)."""
-    return tournament.matches.defer("log").prefetch_related("seats__bot_version__bot__owner").order_by("id")
+    return tournament.matches.defer("log").prefetch_related(*seats_with_bots()).order_by("id")
 
 
 def recent_matches_of_bot(bot, user, limit: int = 20) -> QuerySet[Match]:
@@ -117,7 +124,7 @@ def recent_matches_of_bot(bot, user, limit: int = 20) -> QuerySet[Match]:
         ids += (MatchSeat.objects.filter(visible, bot_version_id=version).order_by("-match_id")
                 .values_list("match_id", flat=True)[:limit])
     ids = sorted(set(ids), reverse=True)[:limit]
-    return (Match.objects.filter(pk__in=ids).defer("log").prefetch_related("seats__bot_version__bot__owner")
+    return (Match.objects.filter(pk__in=ids).defer("log").prefetch_related(*seats_with_bots())
             .order_by("-id"))
 
 

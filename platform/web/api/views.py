@@ -5,7 +5,6 @@ import re
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from django.db.models import Prefetch
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied, ValidationError
@@ -17,9 +16,9 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
-from tournaments.models import Match, MatchSeat, Tournament
-from tournaments.selectors import (entry_labels, public_log, tournament_progress, tournament_series,
-                                   tournament_standings, visible_matches)
+from tournaments.models import Match, Tournament
+from tournaments.selectors import (entry_labels, public_log, seats_with_bots, tournament_progress,
+                                   tournament_series, tournament_standings, visible_matches)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -239,9 +238,7 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
         if self.action in ("log", "frames"):
             return qs
         # Lists and the match itself never read the log (the biggest column by far).
-        # Seats, versions, bots, owners: one lookup by key each (a join lets the planner hash whole tables).
-        qs = qs.defer("log").prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.order_by("seat")),
-                                              "seats__bot_version__bot__owner")
+        qs = qs.defer("log").prefetch_related(*seats_with_bots())
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
