@@ -7,7 +7,8 @@ cached page is never stale, in any process, and nothing has to be invalidated by
 """
 from __future__ import annotations
 
-import math
+import hashlib
+import logging
 from datetime import datetime, timezone
 
 from django.conf import settings
@@ -17,6 +18,8 @@ from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, Qu
 
 from bots.models import BotVersion
 from ratings.models import Rating, RatingChange
+
+log = logging.getLogger(__name__)
 
 STANDARD = "standard"
 #: At most this many points of one rating's history are returned (the first and the last always).
@@ -81,8 +84,8 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
     rating history (capped, see :func:`histories`). ``stamp``: the board's :func:`board_stamp`, if the
     caller has it."""
     size, stamp = stamp or board_stamp(game, ruleset)
-    key = f"board:{game}:{ruleset}:{stamp}:{offset}:{limit}:{int(history)}:{search}"
-    cached = cache.get(key) if len(key) < 200 else None
+    key = "board:" + hashlib.sha1(repr((game, ruleset, stamp, offset, limit, history, search)).encode()).hexdigest()
+    cached = _cache_get(key)
     if cached is not None:
         return cached
     board = leaderboard(game, ruleset)
@@ -105,9 +108,24 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
         for row in rows:
             row["history"] = by_rating.get(row["bot_version"], [])
     result = {"count": size, "rows": rows}
-    if len(key) < 200:
-        cache.set(key, result, CACHE_SECONDS)
+    _cache_set(key, result)
     return result
+
+
+def _cache_get(key: str):
+    """The cached value, or None; a cache that is away (Redis restarting) only makes the page slower."""
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - any backend's connection error
+        log.warning("cache unavailable; reading the database", exc_info=True)
+        return None
+
+
+def _cache_set(key: str, value) -> None:
+    try:
+        cache.set(key, value, CACHE_SECONDS)
+    except Exception:  # noqa: BLE001
+        log.warning("cache unavailable; page not cached", exc_info=True)
 
 
 def _iso(value) -> str:

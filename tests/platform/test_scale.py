@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -226,3 +227,14 @@ def test_seedscale_makes_a_consistent_data_set_and_benchsite_times_every_endpoin
     for line in lines:
         assert line["status"] == 200 and line["bytes"] > 0 and line["requests"] == 2, line
         assert 0 < line["p50_ms"] <= line["p95_ms"] <= line["max_ms"]
+
+
+@pytest.mark.django_db
+def test_a_cache_that_is_away_only_makes_the_board_slower():
+    vs = rated_board(3)
+    away = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                        "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens on port 1: refused at once
+    with override_settings(CACHES=away):
+        page = APIClient().get("/api/leaderboards/port_royal/").json()
+        assert [r["bot_version"] for r in page["results"]] == [v.pk for v in vs]
+        assert Client().get("/games/port_royal/").status_code == 200
