@@ -17,7 +17,8 @@ from django.db import connection
 from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet
 
 from bots.models import BotVersion
-from ratings.models import Rating, RatingChange
+from ratings.brackets import ALL
+from ratings.models import PROVISIONAL_SIGMA, BracketRating, ModelRating, Rating, RatingChange
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +34,18 @@ _ROW_FIELDS = ("bot_version_id", "bot_version__bot_id", "bot_version__number", "
                "bot_version__bot__name", "bot_version__bot__owner__username", "ruleset", "mu", "sigma", "games")
 
 
-def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
-    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first."""
+def _ratings(game: str, ruleset: str, players: str | None) -> QuerySet:
+    """The overall ratings of a board, or (``players``: a bracket) that bracket's."""
+    if players in (None, ALL):
+        return Rating.objects.filter(game=game, ruleset=ruleset)
+    return BracketRating.objects.filter(game=game, ruleset=ruleset, bracket=players)
+
+
+def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
+    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first; with
+    ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that bracket's matches only."""
     return (
-        Rating.objects.filter(game=game, ruleset=ruleset, games__gt=0)
+        _ratings(game, ruleset, players).filter(games__gt=0)
         .select_related("bot_version__bot__owner")
         .annotate(conservative_score=_SCORE)
         .order_by(*_ORDER)
@@ -54,17 +63,19 @@ def _stamp(row: dict) -> Stamp:
 _STAMP_AGGREGATES = {"n": Count("id", filter=Q(games__gt=0)), "total": Count("id"), "last": Max("updated_at")}
 
 
-def board_stamp(game: str, ruleset: str = STANDARD) -> Stamp:
-    """(ratings on the board, a stamp that changes whenever one of the game's ratings under ``ruleset``
-    changes): one indexed aggregate."""
-    return _stamp(Rating.objects.filter(game=game, ruleset=ruleset).aggregate(**_STAMP_AGGREGATES))
+def board_stamp(game: str, ruleset: str = STANDARD, players: str | None = None) -> Stamp:
+    """(ratings on the board, a stamp that changes whenever one of the board's ratings changes): one
+    indexed aggregate."""
+    stamp = _stamp(_ratings(game, ruleset, players).aggregate(**_STAMP_AGGREGATES))
+    return stamp[0], f"{players or ALL}:{stamp[1]}"
 
 
 def board_stamps(games, ruleset: str = STANDARD) -> dict[str, Stamp]:
     """:func:`board_stamp` of several games in one query."""
     rows = {r["game"]: r for r in Rating.objects.filter(game__in=list(games), ruleset=ruleset).order_by()
             .values("game").annotate(**_STAMP_AGGREGATES)}
-    return {g: _stamp(rows.get(g, {"n": 0, "total": 0, "last": None})) for g in games}
+    stamps = {g: _stamp(rows.get(g, {"n": 0, "total": 0, "last": None})) for g in games}
+    return {g: (n, f"{ALL}:{stamp}") for g, (n, stamp) in stamps.items()}
 
 
 def _row(values: dict, place: int) -> dict:
@@ -73,22 +84,25 @@ def _row(values: dict, place: int) -> dict:
     return {"place": place, "bot_version": values["bot_version_id"], "bot": values["bot_version__bot_id"],
             "label": label, "builtin": values["bot_version__kind"] == BotVersion.Kind.BUILTIN,
             "ruleset": values["ruleset"], "mu": values["mu"], "sigma": values["sigma"],
-            "conservative": values["mu"] - 3 * values["sigma"], "games": values["games"]}
+            "conservative": values["mu"] - 3 * values["sigma"], "uncertainty": 3 * values["sigma"],
+            "provisional": values["sigma"] > PROVISIONAL_SIGMA, "games": values["games"]}
 
 
 def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit: int = 100,
-                     search: str = "", history: bool = False, stamp: Stamp | None = None) -> dict:
+                     search: str = "", history: bool = False, stamp: Stamp | None = None,
+                     players: str | None = None) -> dict:
     """One page of a leaderboard as plain rows (``place`` 1 = best), cached until a rating changes:
     ``{"count": rows on the board (or matching ``search``), "rows": [...]}``. ``search`` keeps the bots
     whose name or owner contains it, with their places on the whole board; ``history`` adds each row's
-    rating history (capped, see :func:`histories`). ``stamp``: the board's :func:`board_stamp`, if the
-    caller has it."""
-    size, stamp = stamp or board_stamp(game, ruleset)
-    key = "board:" + hashlib.sha1(repr((game, ruleset, stamp, offset, limit, history, search)).encode()).hexdigest()
+    rating history (capped, see :func:`histories`; overall ratings only). ``players``: a bracket's board.
+    ``stamp``: the board's :func:`board_stamp`, if the caller has it."""
+    size, stamp = stamp or board_stamp(game, ruleset, players)
+    key = "board:" + hashlib.sha1(repr((game, ruleset, players, stamp, offset, limit, history, search))
+                                  .encode()).hexdigest()
     cached = _cache_get(key)
     if cached is not None:
         return cached
-    board = leaderboard(game, ruleset)
+    board = leaderboard(game, ruleset, players)
     if search:
         # Places on the whole board: the board's order (ids only), then the hits' places in it.
         hits = set(board.filter(Q(bot_version__bot__name__icontains=search)
@@ -102,7 +116,7 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
     else:
         rows = [_row(v, place) for place, v in enumerate(board.values(*_ROW_FIELDS)[offset:offset + limit],
                                                          offset + 1)]
-    if history:
+    if history and players in (None, ALL):
         by_rating = histories(Rating.objects.filter(bot_version_id__in=[r["bot_version"] for r in rows],
                                                     ruleset=ruleset).values_list("bot_version_id", "id"))
         for row in rows:
@@ -159,18 +173,66 @@ def histories(version_and_rating_ids, max_points: int = HISTORY_POINTS) -> dict[
     return out
 
 
-def rating_history(rating: Rating, max_points: int | None = HISTORY_POINTS) -> list[dict]:
-    """The rating after each of its matches, in the order they were applied; downsampled to at most
-    ``max_points`` points (first and last kept; ``None``: every point)."""
-    if max_points is None:
-        return [
-            {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after,
-             "sigma": c.sigma_after, "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
-            for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
-        ]
-    return histories([(rating.bot_version_id, rating.pk)], max_points)[rating.bot_version_id]
+def rating_history(rating: Rating, last: int | None = None, max_points: int | None = HISTORY_POINTS) -> list[dict]:
+    """The rating after each of its matches, in the order they were applied: downsampled to at most
+    ``max_points`` points, first and last kept (``None``: every point); ``last``: instead, only the latest
+    that many, every one (a bounded read however long the history)."""
+    if last is None and max_points is not None:
+        return histories([(rating.bot_version_id, rating.pk)], max_points)[rating.bot_version_id]
+    changes = RatingChange.objects.filter(rating=rating)
+    if last is not None:
+        changes = reversed(list(changes.order_by("-sequence")[:last]))
+    else:
+        changes = changes.order_by("sequence")
+    return [
+        {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after, "sigma": c.sigma_after,
+         "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
+        for c in changes
+    ]
 
 
 def ratings_of(version_ids, ruleset: str) -> dict[int, Rating]:
     """The ratings of these bot versions under ``ruleset``, by version id (unrated versions are absent)."""
     return {r.bot_version_id: r for r in Rating.objects.filter(bot_version_id__in=list(version_ids), ruleset=ruleset)}
+
+
+def model_leaderboard(model: str, game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
+    """Ratings recomputed under ``model`` (``recompute_ratings``), best conservative estimate first (Elo:
+    its rating, sigma being 0)."""
+    return (
+        ModelRating.objects.filter(model=model, game=game, ruleset=ruleset, bracket=players or ALL, games__gt=0)
+        .select_related("bot_version__bot__owner")
+        .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
+        .order_by("-conservative_score", "-mu", "bot_version_id")
+    )
+
+
+def spearman(first: list, second: list) -> float | None:
+    """Spearman's rank correlation of two rankings (lists of ids, best first) over the ids both rank:
+    1 = the same order, -1 = reversed; None with fewer than two ids in common."""
+    common = set(first) & set(second)
+    a = {k: n for n, k in enumerate(x for x in first if x in common)}
+    b = {k: n for n, k in enumerate(x for x in second if x in common)}
+    n = len(common)
+    if n < 2:
+        return None
+    return 1 - 6 * sum((a[k] - b[k]) ** 2 for k in common) / (n * (n * n - 1))
+
+
+def model_comparison(game: str, ruleset: str = STANDARD, players: str | None = None, limit: int = 100) -> dict:
+    """The live TrueSkill ranking beside the rankings recomputed under each model: per bot its place (1 =
+    best) under each, and Spearman's correlation of each model's ranking with the live one (over the bots
+    both rank). Rows: the live leaderboard's first ``limit`` bots, then bots only the models rank."""
+    rankings = {"live": [r.bot_version for r in leaderboard(game, ruleset, players)]}
+    for model in ModelRating.Model.values:
+        ranked = [r.bot_version for r in model_leaderboard(model, game, ruleset, players)]
+        if ranked:
+            rankings[model] = ranked
+    ids = {name: [v.pk for v in versions] for name, versions in rankings.items()}
+    places = {name: {pk: n for n, pk in enumerate(order, 1)} for name, order in ids.items()}
+    versions = {v.pk: v for vs in rankings.values() for v in vs}
+    order = list(dict.fromkeys([*ids["live"], *(pk for name in ids for pk in ids[name])]))[:limit]
+    rows = [{"bot_version": pk, "bot": versions[pk].bot_id, "label": versions[pk].label,
+             "places": {name: places[name].get(pk) for name in rankings}} for pk in order]
+    return {"models": list(rankings), "rows": rows,
+            "correlation": {name: spearman(ids["live"], ids[name]) for name in rankings if name != "live"}}

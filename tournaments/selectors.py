@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from bots.models import BotVersion
 from engines.versus import score_series
 from ratings.selectors import STANDARD, ratings_of
-from bots.models import BotVersion
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 
 
@@ -113,21 +113,6 @@ def matches_of(tournament: Tournament) -> QuerySet[Match]:
     return tournament.matches.defer("log").prefetch_related(*seats_with_bots()).order_by("id")
 
 
-def recent_matches_of_bot(bot, user, limit: int = 20) -> QuerySet[Match]:
-    """The newest matches ``user`` may see in which any version of ``bot`` played, without their logs.
-
-    Reads the newest seats of the bot's versions by index (bot version, match) instead of a DISTINCT over
-    whole match rows; the visibility filter then applies to those few matches."""
-    visible = _visible(user, "match__")
-    ids: list[int] = []
-    for version in bot.versions.values_list("id", flat=True):
-        ids += (MatchSeat.objects.filter(visible, bot_version_id=version).order_by("-match_id")
-                .values_list("match_id", flat=True)[:limit])
-    ids = sorted(set(ids), reverse=True)[:limit]
-    return (Match.objects.filter(pk__in=ids).defer("log").prefetch_related(*seats_with_bots())
-            .order_by("-id"))
-
-
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).
 PUBLIC_FAULT_KEYS = ("seat", "move", "kind")
 
@@ -140,19 +125,14 @@ def public_log(log: dict) -> dict:
     return data
 
 
-def _visible(user, prefix: str = "") -> Q:
-    """The condition of :func:`visible_matches` on a match (``prefix``: the path to it, e.g. ``match__``)."""
-    visible = Q(**{f"{prefix}purpose": Match.Purpose.TOURNAMENT})
-    if user is not None and user.is_authenticated:
-        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
-        visible |= Q(**{f"{prefix}purpose": Match.Purpose.VALIDATION, f"{prefix}pk__in": own})
-    return visible
-
-
 def visible_matches(user) -> QuerySet[Match]:
     """The matches ``user`` may see: every tournament match, and the validation matches of their own bots
     (a validation match is how the platform judged a new version: for its owner only)."""
-    return Match.objects.filter(_visible(user))
+    visible = Q(purpose=Match.Purpose.TOURNAMENT)
+    if user is not None and user.is_authenticated:
+        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
+        visible |= Q(purpose=Match.Purpose.VALIDATION, pk__in=own)
+    return Match.objects.filter(visible)
 
 
 def matches_to_play(player) -> int:

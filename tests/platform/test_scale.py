@@ -140,7 +140,8 @@ def test_histories_are_capped_and_keep_their_first_and_last_points():
     assert capped[0]["sequence"] == 1 and capped[-1]["sequence"] == 250 and capped[-1]["mu"] == 250
     steps = {b["sequence"] - a["sequence"] for a, b in zip(capped, capped[1:-1])}
     assert len(steps) == 1  # evenly spaced (the last point closes the series)
-    assert len(rating_history(long, None)) == 250
+    assert len(rating_history(long, max_points=None)) == 250
+    assert [h["sequence"] for h in rating_history(long, last=3)] == [248, 249, 250]
     small = histories([(vs[0].pk, long.pk), (vs[1].pk, short.pk)], max_points=10)
     assert len(small[vs[0].pk]) <= 10 and small[vs[0].pk][-1]["sequence"] == 250
     assert [h["sequence"] for h in small[vs[1].pk]] == [1, 2, 3, 4, 5] and small[vs[1].pk][0]["place"] == 2

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -16,6 +17,7 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
+from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
 from tournaments.selectors import (entry_labels, public_log, seats_with_bots, tournament_progress,
                                    tournament_series, tournament_standings, visible_matches)
@@ -25,6 +27,7 @@ from web.api.errors import MethodCheckedFirst
 from web.api.pagination import KeysetPage, LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
+from web.api.stats import BRACKETS, query_bracket
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
@@ -72,10 +75,13 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
     OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
+    OpenApiParameter("players", str, enum=BRACKETS, description="the ratings from one player-count bracket's "
+                                                                "matches only (default: all matches)"),
     OpenApiParameter("search", {"type": "string", "maxLength": 64},
                      description="only bots whose name or owner contains this (their places on the whole board)"),
-    OpenApiParameter("history", bool, description=f"add each bot's rating after its matches (at most "
-                                                  f"{HISTORY_POINTS} evenly spaced points, first and last kept)")]))
+    OpenApiParameter("history", bool, description=f"add each bot's rating after its matches (overall ratings only; "
+                                                  f"at most {HISTORY_POINTS} evenly spaced points, first and last "
+                                                  f"kept)")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
@@ -93,23 +99,26 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
         return ruleset
 
     def get_queryset(self):
-        return leaderboard(self.kwargs["game"], self.ruleset())
+        game = get_game(check_game(self.kwargs["game"]))
+        return leaderboard(game.id, self.ruleset(), query_bracket(self.request, game, self.ruleset()))
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
         search = request.query_params.get("search", "")
         if len(search) > 64:
             raise ValidationError({"search": ["at most 64 characters"]})
-        with_history = query_bool(request, "history")
+        bracket = query_bracket(request, game, ruleset)
+        with_history = query_bool(request, "history") and bracket is None
         offset, limit = self.paginator.page_of(request, 0)
         # Plain rows, cached until a rating of the board changes: no serializer per row.
-        board = leaderboard_rows(game.id, ruleset, offset, limit, search=search, history=with_history)
+        board = leaderboard_rows(game.id, ruleset, offset, limit, search=search, history=with_history,
+                                 players=bracket)
         self.paginator.count = board["count"]
         fields = self.serializer_class.Meta.fields
         rows = [{k: row.get(k) for k in fields} for row in board["rows"]]
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
-                                 "players": list(game.preset_players(ruleset))}
+                                 "players": list(game.preset_players(ruleset)), "bracket": bracket or "all"}
         return self.paginator.get_paginated_response(rows)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
@@ -148,6 +157,26 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         form.is_valid(raise_exception=True)
         update_bot(bot, **form.validated_data)
         return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
+
+    @extend_schema(responses=s.BotMatchPageSerializer, parameters=[
+        OpenApiParameter("before", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                         description="only matches older than this match id (the `next` page names it)"),
+        OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                         description="seats per page (default 50; a page never splits a match)")])
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def matches(self, request, pk=None):
+        """The bot's seats in its matches, newest first, with places and the other seats (its owner also
+        sees its validation matches and the faults' details). Pages by match id (`next`: the older ones),
+        so every page is as fast as the first however many matches the bot has played."""
+        bot = self.get_object()
+        before = query_int(request, "before", None, 1, 10**18 - 1)
+        limit = query_int(request, "limit", 50, 1, 200)
+        rows, following = BotRecord(bot, request.user).recent_matches(before=before, limit=limit)
+        next_url = None
+        if following is not None:
+            next_url = request.build_absolute_uri(f"{request.path}?{urlencode({'before': following, 'limit': limit})}")
+        results = s.BotMatchSerializer(rows, many=True, context=self.get_serializer_context()).data
+        return Response({"next": next_url, "results": results})
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0002_rating_per_ruleset'),
+        ('ratings', '0003_brackets_models'),
         ('tournaments', '0003_workerbeat'),
     ]
 
