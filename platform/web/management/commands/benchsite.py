@@ -27,7 +27,7 @@ class _Quiet(WSGIRequestHandler):
 
 def targets(game: str) -> list[tuple[str, str]]:
     """(name, path) of every page and endpoint, with ids taken from the data: the newest tournament and
-    match, the game's built-in random bot."""
+    match, the game's built-in random bot. Not the match exports: a stream of every match is not a page."""
     def newest(qs):
         return qs.order_by("-id").values_list("id", flat=True).first()
 
@@ -49,6 +49,13 @@ def targets(game: str) -> list[tuple[str, str]]:
         ("api tournaments", "/api/tournaments/"),
         ("api matches", "/api/matches/"),
         ("api matches of a game", f"/api/matches/?game={game}&status=finished"),
+        ("leaderboard page of a bracket", f"/games/{game}/?players=3-4"),
+        ("api leaderboard of a bracket", f"/api/leaderboards/{game}/?players=3-4"),
+        ("statistics page", f"/games/{game}/stats/"),
+        ("api statistics", f"/api/games/{game}/stats/"),
+        ("models compared page", f"/games/{game}/compare/"),
+        ("api models compared", f"/api/games/{game}/compare/"),
+        ("api ratings export", f"/api/export/{game}/ratings.csv"),
         ("api games", "/api/games/"),
         ("api bots", "/api/bots/"),
         ("api bots of a game", f"/api/bots/?game={game}"),
@@ -63,7 +70,8 @@ def targets(game: str) -> list[tuple[str, str]]:
                   ("api match", f"/api/matches/{match}/"), ("api match log", f"/api/matches/{match}/log/")]
     if builtin:
         paths += [("bot page built-in random", f"/bots/{builtin}/"),
-                  ("api bot built-in random", f"/api/bots/{builtin}/")]
+                  ("api bot built-in random", f"/api/bots/{builtin}/"),
+                  ("api matches of built-in random", f"/api/bots/{builtin}/matches/")]
     if uploaded:
         paths += [("bot page uploaded", f"/bots/{uploaded}/")]
     return paths
