@@ -29,7 +29,8 @@ from engines.games import available_games, builtin_bots, get_game
 from engines.match import play_match
 from engines.players import make_bot
 from players.models import Player
-from ratings.models import GameLock, Rating, RatingChange
+from ratings.brackets import bracket_of
+from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.services import environment
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 
@@ -286,6 +287,7 @@ def seed_scale(*, versions: int, matches: int, tournaments: int = 1000, game: st
     existing = {r.bot_version_id: [r.pk, r.mu, r.sigma, r.games]
                 for r in Rating.objects.filter(ruleset=STANDARD, game=game)}
     book = RatingBook(writer.next_id(Rating), trueskill, dict(existing))
+    preexisting = set(existing)
     lock, _ = GameLock.objects.get_or_create(game=game)
     sequence = lock.sequence
     match0, seat0, change0 = writer.next_id(Match), writer.next_id(MatchSeat), writer.next_id(RatingChange)
@@ -339,13 +341,22 @@ def seed_scale(*, versions: int, matches: int, tournaments: int = 1000, game: st
                 with cursor.cursor.copy("COPY seed_rating (id, mu, sigma, games) FROM STDIN") as copy:
                     for _, (rid, mu, sigma, n) in rows:
                         copy.write_row((rid, mu, sigma, n))
-                cursor.execute(f"UPDATE {Rating._meta.db_table} r SET mu = s.mu, sigma = s.sigma, games = s.games "
-                               "FROM seed_rating s WHERE r.id = s.id")
+                cursor.execute(f"UPDATE {Rating._meta.db_table} r SET mu = s.mu, sigma = s.sigma, games = s.games, "
+                               "updated_at = now() FROM seed_rating s WHERE r.id = s.id")
         else:
-            Rating.objects.bulk_update([Rating(pk=rid, mu=mu, sigma=sigma, games=n) for _, (rid, mu, sigma, n) in rows],
-                                       ["mu", "sigma", "games"], batch_size=500)
+            Rating.objects.bulk_update([Rating(pk=rid, mu=mu, sigma=sigma, games=n, updated_at=now)
+                                        for _, (rid, mu, sigma, n) in rows],
+                                       ["mu", "sigma", "games", "updated_at"], batch_size=500)
+        # Every seeded match has the same number of seats: a version rated only here has the same rating in
+        # that player-count bracket (versions rated before keep the bracket ratings they had).
+        bracket = bracket_of(seats)
+        if bracket:
+            writer.write(BracketRating, ["bot_version_id", "game", "ruleset", "bracket", "mu", "sigma", "games",
+                                         "updated_at"],
+                         ((v, game, STANDARD, bracket, mu, sigma, n, now)
+                          for v, (_, mu, sigma, n) in rows if v not in preexisting))
         GameLock.objects.filter(game=game).update(sequence=sequence)
-    writer.reset_sequences([Match, MatchSeat, Rating, RatingChange])
+    writer.reset_sequences([Match, MatchSeat, Rating, RatingChange, BracketRating])
     writer.analyze()
     timings["ratings_s"] = time.perf_counter() - t
     timings = {k: round(v, 1) for k, v in timings.items()}

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from bots.models import Bot, BotVersion
 from players.models import Player
 from players.services import system_player
-from ratings.models import GameLock, Rating, RatingChange
+from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.selectors import HISTORY_POINTS, histories, leaderboard, rating_history
 from ratings.services import rate_match
 from tournaments.models import Entry, Match, MatchSeat, Tournament
@@ -210,6 +210,9 @@ def test_seedscale_makes_a_consistent_data_set_and_benchsite_times_every_endpoin
         assert rating.games == len(changes) > 0
         assert all(a[1] == b[0] for a, b in zip(changes, changes[1:]))
         assert (rating.mu, rating.sigma) == pytest.approx(changes[-1][1:])
+    # Four seats a match: each version rated only here has the same rating in the 3-4 player bracket.
+    assert {(b.bot_version_id, b.mu, b.games) for b in BracketRating.objects.filter(bracket="3-4")} == {
+        (r.bot_version_id, r.mu, r.games) for r in Rating.objects.all()}
     # A seeded match's log is a real one: it replays to the seats' stored ranks.
     from engines.match import MatchLog, replay
 
