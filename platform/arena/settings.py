@@ -5,6 +5,7 @@ runs with no server. Production: DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL
 """
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -256,8 +257,17 @@ ARENA = {
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),
     # SIGTERM on a worker: its match may go on this long, then it is handed back to the queue.
     "STOP_GRACE_SECONDS": float(os.environ.get("ARENA_STOP_GRACE_SECONDS", 8)),
-    # Matches a ladder keeps queued or running at once.
+    # Matches a ladder tournament with a fixed field keeps queued or running at once.
     "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
+    # The platform's rated ladder of each game (tournaments.ladder): new matches per minute and matches
+    # queued or running at once, per game; the mu window of opponents; table-size weights per game as
+    # JSON ({"port_royal": {"2": 1, "4": 3}}; missing games: tournaments.ladder.DEFAULT_WEIGHTS).
+    "LADDER_MATCHES_PER_MINUTE": int(os.environ.get("ARENA_LADDER_MATCHES_PER_MINUTE", 12)),
+    "LADDER_MAX_CONCURRENT": int(os.environ.get("ARENA_LADDER_MAX_CONCURRENT", 2)),
+    "LADDER_MU_WINDOW": float(os.environ.get("ARENA_LADDER_MU_WINDOW", 5.0)),
+    "LADDER_WEIGHTS": json.loads(os.environ.get("ARENA_LADDER_WEIGHTS") or "{}"),
+    # The scheduler (in the beat process) tops up the ladders and starts scheduled tournaments this often.
+    "SCHEDULER_SECONDS": float(os.environ.get("ARENA_SCHEDULER_SECONDS", 5)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
     "MOVE_MS": int(os.environ.get("ARENA_MOVE_MS", 2000)),
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),

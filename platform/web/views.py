@@ -18,6 +18,7 @@ from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.ladder import ladder_queue
 from tournaments.models import Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
@@ -125,7 +126,8 @@ def bot_detail(request, pk: int):
               .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+                                            "recent": recent, "settings_form": settings_form,
+                                            "ladder_queue": ladder_queue(bot)})
 
 
 @login_required

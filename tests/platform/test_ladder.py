@@ -1,0 +1,212 @@
+"""The platform's rated ladder: one bot per author at a table, nobody starves, ratings only from rated play.
+
+ARENA_LADDER_TEST_MATCHES sets the size of the long run (default 240 ladder matches, about 20 s)."""
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from bots.models import Bot, BotVersion
+from players.models import Player
+from players.services import system_player
+from ratings.models import Rating, RatingChange
+from tournaments import ladder, matchmaker, services
+from tournaments.models import Ladder, Match, MatchSeat, Tournament
+
+MATCHES = int(os.environ.get("ARENA_LADDER_TEST_MATCHES", 240))
+
+
+def make_bot(owner, name: str, kind: str, game: str = "port_royal", number: int = 1) -> BotVersion:
+    bot, _ = Bot.objects.get_or_create(owner=owner, game=game, name=name)
+    return BotVersion.objects.create(bot=bot, number=number, kind="builtin", builtin_name=kind, status="valid")
+
+
+@pytest.fixture
+def field(db):
+    """12 Port Royal bots of 4 authors: cheap built-in players under the authors' names."""
+    authors = [Player.objects.create(username=f"author{i}") for i in range(4)]
+    versions = []
+    for a, author in enumerate(authors):
+        for b in range(3):
+            kind = "heuristic" if (a + b) % 3 == 0 else "random"
+            versions.append(make_bot(author, f"bot{b}", kind))
+    return versions
+
+
+@pytest.fixture
+def fast_ladder(settings):
+    settings.ARENA = {**settings.ARENA, "LADDER_MATCHES_PER_MINUTE": 10**6, "LADDER_MAX_CONCURRENT": 3}
+
+
+def author(version_id: int) -> int:
+    return BotVersion.objects.select_related("bot").get(pk=version_id).bot.owner_id
+
+
+def test_a_long_ladder_is_fair_and_the_only_source_of_ratings(field, fast_ladder):
+    """12 bots of 4 authors, MATCHES ladder matches run three at a time, friendly tournaments in between."""
+    lad = ladder.start_ladder("port_royal", seed=3)
+    tournament = lad.tournament
+    keys = [v.pk for v in field]
+    weights = {s: w for s, w in ladder.ladder_weights("port_royal").items() if s <= 4}  # 4 authors: at most 4 seats
+    bound = matchmaker.bound(len(keys), weights)
+    assert bound == matchmaker.patience(12, weights) + 12 < 30
+
+    seen: set[int] = set()
+    waiting = Counter()  # per bot: ladder matches created in a row while it was free, without it
+    longest = Counter()
+    friendly_ids: list[int] = []
+    rng = random.Random(5)
+
+    def account(open_before: set[int]) -> set[int]:
+        """Check the matches created since the last look, in order: who was free, who sat."""
+        new = list(tournament.matches.exclude(pk__in=seen).order_by("id").values_list("pk", flat=True))
+        busy = set(MatchSeat.objects.filter(match_id__in=open_before).values_list("bot_version_id", flat=True))
+        for pk in new:
+            seated = list(MatchSeat.objects.filter(match_id=pk).values_list("bot_version_id", flat=True))
+            assert not set(seated) & busy, "a bot sat at two tables at once"
+            for key in keys:
+                if key in seated:
+                    waiting[key] = 0
+                elif key not in busy:
+                    waiting[key] += 1
+                    longest[key] = max(longest[key], waiting[key])
+            busy |= set(seated)
+            seen.add(pk)
+        return set(new)
+
+    open_matches = account(set())
+    assert len(open_matches) == 3
+    played = 0
+    while played < MATCHES:
+        # Finish one open match (not always the oldest, as workers would), then see what the ladder made.
+        pk = rng.choice(sorted(open_matches))
+        assert services.run_match(pk) == "finished"
+        played += 1
+        open_matches.discard(pk)
+        open_matches |= account(open_matches)
+        if played % 60 == 30:  # a friendly tournament of one author's bots in between: never rated
+            owner = field[(played // 60) % 4].bot.owner
+            friendly = services.create_tournament(
+                name="friendly", game="port_royal", seats=3, games_per_pairing=1, created_by=owner,
+                bot_versions=[v for v in field if v.bot.owner_id == owner.pk])
+            for match in friendly.matches.all():
+                assert services.run_match(match.pk) == "finished"
+                friendly_ids.append(match.pk)
+
+    ladder_matches = list(tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related("seats__bot_version__bot"))
+    assert len(ladder_matches) == MATCHES
+    # No table with two bots of one author.
+    for match in ladder_matches:
+        owners = [s.bot_version.bot.owner_id for s in match.seats.all()]
+        assert len(owners) == len(set(owners)), f"match {match.pk}: two bots of one author"
+    # Every bot within the stated bound, and every bot played.
+    assert max(longest.values()) < bound, (dict(longest), bound)
+    assert all(MatchSeat.objects.filter(match__tournament=tournament, bot_version_id=k).exists() for k in keys)
+    # Table sizes follow the weights (2:3:4 seats as 1:2:2).
+    sizes = Counter(m.seats.count() for m in ladder_matches)
+    assert set(sizes) == {2, 3, 4}
+    for size, weight in weights.items():
+        assert abs(sizes[size] - MATCHES * weight / sum(weights.values())) <= 4, sizes
+    # Ratings only from ladder matches: every ladder match rated once, no friendly match rated.
+    assert all(m.rated and m.ruleset == "standard" for m in ladder_matches)
+    assert not Match.objects.filter(pk__in=friendly_ids, rated=True).exists()
+    assert friendly_ids and not RatingChange.objects.filter(match_id__in=friendly_ids).exists()
+    assert set(RatingChange.objects.values_list("match__tournament_id", flat=True)) == {tournament.pk}
+    for rating in Rating.objects.filter(game="port_royal"):
+        seats = MatchSeat.objects.filter(bot_version=rating.bot_version, match__in=ladder_matches).count()
+        assert rating.games == seats
+    # Matchmaking by skill: the heuristic bots end above the random ones.
+    board = {r.bot_version.builtin_name: 0 for r in Rating.objects.all()}
+    mu = {kind: [r.mu for r in Rating.objects.select_related("bot_version") if r.bot_version.builtin_name == kind]
+          for kind in board}
+    assert min(mu["heuristic"]) > max(mu["random"])
+
+
+def test_only_the_newest_valid_version_of_a_bot_plays(field, fast_ladder, settings):
+    settings.ARENA = {**settings.ARENA, "LADDER_MAX_CONCURRENT": 1}
+    lad = ladder.start_ladder("port_royal")
+    old = field[0]
+    for _ in range(8):  # the old version plays until a newer one is valid
+        services.run_match(lad.tournament.matches.filter(status=Match.Status.QUEUED).first().pk)
+    before = set(lad.tournament.matches.values_list("pk", flat=True))
+    assert MatchSeat.objects.filter(match__tournament=lad.tournament, bot_version=old).exists()
+    newer = make_bot(old.bot.owner, old.bot.name, "heuristic", number=2)
+    pending = BotVersion.objects.create(bot=old.bot, number=3, kind="builtin", builtin_name="random", status="pending")
+    field_now = ladder.active_versions("port_royal")
+    assert newer in field_now and old not in field_now and pending not in field_now and len(field_now) == 12
+    for _ in range(24):
+        match = lad.tournament.matches.filter(status=Match.Status.QUEUED).first()
+        services.run_match(match.pk)
+    seated = set(MatchSeat.objects.filter(match__tournament=lad.tournament).exclude(match_id__in=before)
+                 .values_list("bot_version_id", flat=True))
+    assert newer.pk in seated and old.pk not in seated and pending.pk not in seated
+
+
+def test_the_ladder_keeps_its_rate_and_survives_restarts(field, settings):
+    settings.ARENA = {**settings.ARENA, "LADDER_MATCHES_PER_MINUTE": 5, "LADDER_MAX_CONCURRENT": 2}
+    lad = ladder.start_ladder("port_royal")
+    t = lad.tournament
+    assert t.matches.count() == 2  # at most two open at once
+    # Ticks (the scheduler, a second scheduler, a restart) find nothing more to do.
+    for _ in range(3):
+        assert ladder.tick() == 0
+    assert ladder.start_ladder("port_royal").tournament_id == t.pk  # idempotent: the same ladder goes on
+    for match in list(t.matches.all()):
+        services.run_match(match.pk)
+    for _ in range(5):
+        for match in list(t.matches.filter(status=Match.Status.QUEUED)):
+            services.run_match(match.pk)
+        ladder.tick()
+    assert t.matches.count() == 5  # five a minute, however many free slots
+    ladder.stop_ladder("port_royal")
+    assert not Ladder.objects.get(game="port_royal").active
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert ladder.tick() == 0
+    resumed = ladder.start_ladder("port_royal")
+    assert resumed.active and resumed.tournament_id != t.pk and resumed.tournament.rated
+
+
+def test_builtins_are_each_their_own_author(db):
+    from bots.services import register_builtin_bots
+
+    versions = register_builtin_bots(["port_royal"])
+    assert len({ladder.author_of(v) for v in versions}) == len(versions) >= 2
+    assert all(v.bot.owner == system_player() for v in versions)
+
+
+def test_tables_use_the_rated_ruleset_of_their_size():
+    catan = ladder.table_rules("catan")
+    assert sorted(catan) == [3, 4, 5, 6] and 2 not in catan  # 2-player Catan is not rated: never on the ladder
+    assert {catan[3][0], catan[4][0]} == {"standard"} and {catan[5][0], catan[6][0]} == {"five_six_players"}
+    assert sorted(ladder.ladder_weights("port_royal")) == [2, 3, 4, 5]
+    assert ladder.table_rules("alhambra")[2][0] == "two_players"
+
+
+def test_the_matchmaker_seeds_the_overdue_then_the_needy_and_fills_from_the_mu_window():
+    c = matchmaker.Candidate
+    free = [c(1, "a", 25, 8, 0, 0), c(2, "a", 26, 2, 9, 1), c(3, "b", 40, 2, 9, 1), c(4, "c", 24, 2, 9, 1),
+            c(5, "d", 10, 2, 9, 1)]
+    rng = random.Random(1)
+    table = matchmaker.pick_table(free, 3, patience=5, window=3.0, rng=rng, distinct_authors=True)
+    assert [x.key for x in table] == [1, 4, 3]  # the new bot; 2 shares its author; 4 in the window; 3 nearer than 5
+    overdue = [*free[:4], c(5, "d", 10, 2, 9, 7)]
+    table = matchmaker.pick_table(overdue, 2, patience=5, window=3.0, rng=rng, distinct_authors=True)
+    assert table[0].key == 5  # waited longest: seeded first
+    assert matchmaker.pick_table(free[:2], 2, patience=5, window=3.0, rng=rng, distinct_authors=True) is None
+    assert matchmaker.next_size({2: 1, 4: 3}, {2: 0, 4: 0}, [2, 4]) == 4
+    assert matchmaker.next_size({2: 1, 4: 3}, {2: 0, 4: 3}, [2, 4]) == 2
+    assert matchmaker.next_size({2: 1, 4: 3}, {2: 0, 4: 0}, [2]) == 2
+
+
+def test_the_bot_page_shows_the_ladder_queue(field, fast_ladder, client):
+    bot = field[4].bot
+    assert "ladder-queue" not in client.get(f"/bots/{bot.pk}/").content.decode()
+    ladder.start_ladder("port_royal")
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    queue = ladder.ladder_queue(bot)
+    assert queue["version"] == field[4] and queue["bound"] == matchmaker.bound(12, {2: 1, 3: 2, 4: 2})
+    assert "Port Royal ladder" in page and f"waits at most {queue['bound']} while free" in page
