@@ -216,6 +216,9 @@ class RecurringSchedule(TournamentShape):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_every_display()})"
 
+    def get_weekday_name(self) -> str:
+        return "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()[self.weekday or 0]
+
 
 class ScheduledTournament(TournamentShape):
     """A tournament announced for ``starts_at``: authors register their bots (one version each,

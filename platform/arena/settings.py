@@ -201,6 +201,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatus": "tournaments.models.Match.Status",
         "TournamentStatus": "tournaments.models.Tournament.Status",
         "TournamentFormat": "tournaments.models.Tournament.Format",
+        "ScheduledTournamentStatus": "tournaments.models.ScheduledTournament.Status",
     },
 }
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<str:game>/", views.game_leaderboard, name="leaderboard"),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("schedule/", views.schedule_page, name="schedule"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("matches/<int:pk>/frames.json", views.match_frames, name="match-frames"),

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -18,8 +19,9 @@ from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments import schedule
 from tournaments.ladder import ladder_queue
-from tournaments.models import Tournament
+from tournaments.models import Ladder, RecurringSchedule, Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
@@ -60,6 +62,17 @@ def game_leaderboard(request, game: str):
 def tournament_list(request):
     page = Paginator(Tournament.objects.select_related("created_by"), 25).get_page(request.GET.get("page"))
     return render(request, "web/tournament_list.html", {"page": page})
+
+
+def schedule_page(request):
+    """What is coming: the running ladders, scheduled tournaments (with their entrants), recurring schedules,
+    and the latest that started, with links to their results."""
+    return render(request, "web/schedule.html", {
+        "ladders": Ladder.objects.filter(active=True).select_related("tournament"),
+        "upcoming": schedule.upcoming().prefetch_related("registrations__bot_version__bot__owner"),
+        "recurring": RecurringSchedule.objects.filter(active=True).select_related("organiser"),
+        "recent": schedule.recent(), "now": timezone.now(),
+    })
 
 
 def tournament_detail(request, pk: int):

@@ -9,6 +9,7 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
+from tournaments.ladder import start_ladder
 from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
 from tournaments.validation import validate_version
@@ -18,8 +19,9 @@ STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
 
 class Command(BaseCommand):
     help = ("Register the built-in bots, upload the SDK starter bots as the player 'demo' (validated in the "
-            "sandbox), play a Port Royal tournament and a short one of every other game, then serve the site "
-            "with its workers and scheduler (as `serve`).")
+            "sandbox), play a Port Royal tournament and a short one of every other game, start the rated ladder "
+            "of every game played, then serve the site with its workers and scheduler (as `serve`), which keep "
+            "the ladders playing.")
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=8, help="matches per group in the Port Royal tournament")
@@ -32,6 +34,7 @@ class Command(BaseCommand):
             check_port(host, port)  # before the demo tournaments, not after them
         register_builtin_bots()
         uploaded = self.upload_starters()
+        played = []
         for game in ["port_royal"] + [g for g in available_games() if g != "port_royal"]:
             engine = get_game(game)
             bots = ["random", "heuristic"] + uploaded.get(game, [])
@@ -45,6 +48,10 @@ class Command(BaseCommand):
                          games=games if game == "port_royal" else other_games, seed=1,
                          name=f"{engine.name} demo", rated=True, workers=workers, stdout=self.stdout,
                          stderr=self.stderr)
+            played.append(game)
+        for game in played:
+            ladder = start_ladder(game, seed=1)
+            self.stdout.write(f"{ladder.tournament.name} started (/tournaments/{ladder.tournament_id}/)")
         if not no_serve:
             serve(self, port=port, host=host, workers=workers, grace=grace)
 
