@@ -85,6 +85,7 @@ class RecurringCreateSerializer(ShapeSerializer):
 class RecurringSerializer(serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", default=None, read_only=True, allow_null=True)
     next = serializers.SerializerMethodField(help_text="its next occurrence still to start, if any")
+    time = serializers.TimeField(format="%H:%M:%SZ", read_only=True, help_text="start time, UTC")
 
     class Meta:
         model = RecurringSchedule
