@@ -20,8 +20,10 @@ is idempotent and a restart goes on where it stopped. The bound every bot is hel
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -56,8 +58,10 @@ def _arena(key: str) -> Any:
 
 
 # --- the tables of a game -------------------------------------------------------------------------
+@cache
 def table_rules(game: str) -> dict[int, tuple[str, dict]]:
-    """Player count -> (rated ruleset, full options) for every count some rated preset of the game allows."""
+    """Player count -> (rated ruleset, full options) for every count some rated preset of the game allows.
+    (Cached: the presets are part of the game's code. Read-only.)"""
     engine = get_game(game)
     rules: dict[int, tuple[str, dict]] = {}
     for preset, overrides in engine.rated_presets.items():
@@ -158,16 +162,19 @@ def top_up(tournament: Tournament, open_matches: int) -> list[int]:
 
 
 def _waits(tournament: Tournament, keys: list[int], joined: dict[str, int]) -> tuple[dict[int, int], int]:
-    """Ladder matches created since each bot last sat in one (or since it joined); and the total."""
-    ids = list(tournament.matches.order_by("id").values_list("id", flat=True))
-    position = {mid: i for i, mid in enumerate(ids)}
+    """Ladder matches created since each bot last sat in one (or since it joined); and the total.
+
+    Reads only the matches after the oldest of those last matches (ids grow with creation), so the cost
+    follows the longest wait, not the length of the ladder's history."""
+    total = tournament.matches.count()
     last = dict(MatchSeat.objects.filter(match__tournament=tournament, bot_version_id__in=keys)
                 .values("bot_version_id").annotate(last=Max("match_id")).values_list("bot_version_id", "last"))
-    total = len(ids)
+    later = (list(tournament.matches.filter(pk__gt=min(last.values())).order_by("id").values_list("id", flat=True))
+             if last else [])
     waits = {}
     for key in keys:
-        if key in last and last[key] in position:
-            waits[key] = total - 1 - position[last[key]]
+        if key in last:
+            waits[key] = len(later) - bisect_right(later, last[key])
         else:
             waits[key] = total - min(joined.get(str(key), 0), total)
     return waits, total
@@ -253,7 +260,11 @@ def _ladder_state(tournament: Tournament, versions: list[BotVersion]) -> dict:
 
 
 def _played_by_size(tournament: Tournament) -> dict[int, int]:
-    return dict(Counter(tournament.matches.annotate(n=Count("seats")).values_list("n", flat=True)))
+    """Matches made so far per table size (kept in the plan as they are made; counted once if missing)."""
+    sizes = (tournament.plan or {}).get("sizes")
+    if sizes is None:
+        return dict(Counter(tournament.matches.annotate(n=Count("seats")).values_list("n", flat=True)))
+    return {int(size): n for size, n in sizes.items()}
 
 
 def _top_up_platform(tournament: Tournament, open_matches: int) -> list[int]:
@@ -288,6 +299,11 @@ def _top_up_platform(tournament: Tournament, open_matches: int) -> list[int]:
         seatings.append(table)
     if not seatings:
         return []
+    played = _played_by_size(tournament)
+    for table in seatings:
+        played[len(table)] = played.get(len(table), 0) + 1
+    tournament.plan = {**(tournament.plan or {}), "sizes": {str(size): n for size, n in played.items()}}
+    tournament.save(update_fields=["plan"])
     return services._create_matches(tournament, seatings, round=1, groups=[0] * len(seatings),
                                     options=[rules[len(t)][1] for t in seatings])
 
