@@ -127,7 +127,8 @@ def plan_tables(free: Sequence[Candidate], weights: Mapping[int, float], played:
                 *, patience: int, window: float, rng: random.Random, distinct_authors: bool,
                 ratings: RatingsBySize | None = None) -> list[list[int]]:
     """Up to ``count`` tables (lists of keys, seed first) from the free bots, one after another: each
-    table's bots are busy for the next, the others have waited one match more.
+    table's bots are busy for the next, the others have waited one match more. ``weights`` must hold
+    only sizes the whole field can fill (with one bot per author if asked).
 
     ``ratings(size, keys)`` may give each candidate's (mu, sigma, games) under the ruleset of a size
     (a game's 2-player ratings are not its 4-player ones); without it the candidates' own are used.
@@ -136,8 +137,11 @@ def plan_tables(free: Sequence[Candidate], weights: Mapping[int, float], played:
     played = dict(played)
     tables: list[list[int]] = []
     for _ in range(count):
-        size = next_size(weights, played, feasible_sizes(weights, list(pool.values()), distinct_authors))
-        if size is None:
+        # The size furthest behind its share; if the free bots cannot fill it now, wait for the busy ones
+        # (``weights`` holds only sizes the whole field can fill, so this never waits for ever). Making a
+        # smaller table instead would let a busy ladder drift to its smallest tables.
+        size = next_size(weights, played, sorted(weights))
+        if size is None or size not in feasible_sizes(weights, list(pool.values()), distinct_authors):
             break
         candidates = list(pool.values())
         if ratings is not None:
