@@ -331,11 +331,19 @@ def ladder_queue(bot: Bot) -> dict | None:
     mean = matchmaker.mean_table(state["weights"]) or 2.0
     every = max(1.0, len(versions) / mean)
     waited = state["waits"].get(version.pk, 0)
-    recent = tournament.matches.filter(created_at__gte=timezone.now() - timedelta(minutes=10)).count() / 10
-    per_minute = recent or float(_arena("LADDER_MATCHES_PER_MINUTE"))
+    per_minute = _recent_pace(tournament) or float(_arena("LADDER_MATCHES_PER_MINUTE"))
     expected = max(1, round(every - waited)) if waited < state["bound"] else 1
     info.update(waited=waited, every=round(every, 1), bound=state["bound"], expected=expected,
                 per_minute=round(per_minute, 1), minutes=round(expected / per_minute, 1) if per_minute else None,
                 playing=version.pk in _busy(tournament))
     return info
 
+
+def _recent_pace(tournament: Tournament) -> float:
+    """Ladder matches made per minute over the last ten minutes (or since the first of them), 0 if none."""
+    now = timezone.now()
+    recent = tournament.matches.filter(created_at__gte=now - timedelta(minutes=10))
+    first = recent.order_by("created_at").values_list("created_at", flat=True).first()
+    if first is None:
+        return 0.0
+    return recent.count() / max(1.0, (now - first).total_seconds() / 60)
