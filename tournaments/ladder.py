@@ -347,3 +347,18 @@ def _recent_pace(tournament: Tournament) -> float:
     if first is None:
         return 0.0
     return recent.count() / max(1.0, (now - first).total_seconds() / 60)
+
+
+def ladder_summary(lad: Ladder) -> dict:
+    """A ladder as the API shows it: its tables (size, ruleset, weight), field, bound and pace."""
+    tournament = lad.tournament
+    versions = active_versions(lad.game)
+    state = _ladder_state(tournament, versions)
+    rules = table_rules(lad.game)
+    running = lad.active and tournament.status == Tournament.Status.RUNNING
+    return {"game": lad.game, "running": running, "tournament": tournament.pk, "bots": len(versions),
+            "tables": [{"players": size, "ruleset": rules[size][0], "weight": weight,
+                        "reachable": size in state["weights"]} for size, weight in ladder_weights(lad.game).items()],
+            "matches": tournament.matches.count(), "patience": state["patience"], "bound": state["bound"],
+            "matches_per_minute": _arena("LADDER_MATCHES_PER_MINUTE"),
+            "max_concurrent": _arena("LADDER_MAX_CONCURRENT"), "recent_pace": round(_recent_pace(tournament), 2)}

@@ -210,3 +210,15 @@ def test_the_bot_page_shows_the_ladder_queue(field, fast_ladder, client):
     queue = ladder.ladder_queue(bot)
     assert queue["version"] == field[4] and queue["bound"] == matchmaker.bound(12, {2: 1, 3: 2, 4: 2})
     assert "Port Royal ladder" in page and f"waits at most {queue['bound']} while free" in page
+
+
+def test_the_api_shows_each_ladder_its_tables_and_bound(field, fast_ladder, client):
+    assert client.get("/api/ladders/").json()["count"] == 0
+    ladder.start_ladder("port_royal")
+    data = client.get("/api/ladders/port_royal/").json()
+    assert data["running"] and data["bots"] == 12 and data["matches"] == 3
+    assert [(t["players"], t["ruleset"], t["reachable"]) for t in data["tables"]] == [
+        (2, "standard", True), (3, "standard", True), (4, "standard", True), (5, "standard", False)]
+    assert data["bound"] == matchmaker.bound(12, {2: 1, 3: 2, 4: 2})
+    missing = client.get("/api/ladders/catan/")
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found" and "port_royal" in missing.json()["detail"]

@@ -6,13 +6,13 @@ import functools
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from bots.models import Bot
 from engines.games import GAME_IDS
-from tournaments import schedule
-from tournaments.models import RecurringSchedule, ScheduledTournament, Tournament
+from tournaments import ladder, schedule
+from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from web.api.errors import MethodCheckedFirst
 from web.api.views import GAME_PARAM, ID_PATTERN, TournamentViewSet, choice_filter, game_filter
 
@@ -196,3 +196,47 @@ class RecurringViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Rea
         schedule.stop_recurring(recurring, request.user)
         recurring.refresh_from_db()
         return Response(RecurringSerializer(recurring).data)
+
+
+class LadderTableSerializer(serializers.Serializer):
+    players = serializers.IntegerField()
+    ruleset = serializers.CharField(help_text="the rated ruleset tables of this size are played and rated under")
+    weight = serializers.FloatField(help_text="how often this size is played, relative to the others")
+    reachable = serializers.BooleanField(help_text="whether the field has authors enough to fill it")
+
+
+class LadderSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    running = serializers.BooleanField()
+    tournament = serializers.IntegerField(help_text="the ladder's rated tournament (its matches and standings)")
+    bots = serializers.IntegerField(help_text="active bots: each bot's newest valid version")
+    tables = LadderTableSerializer(many=True)
+    matches = serializers.IntegerField()
+    patience = serializers.IntegerField(help_text="ladder matches a bot may wait before it is seeded first")
+    bound = serializers.IntegerField(help_text="a free bot sits in at least one of any `bound` consecutive ladder matches")
+    matches_per_minute = serializers.IntegerField()
+    max_concurrent = serializers.IntegerField()
+    recent_pace = serializers.FloatField(help_text="matches made per minute over the last ten minutes")
+
+
+class LadderViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
+    """The platform's rated ladders, one per game: their table sizes and weights, field, bound and pace.
+    ``{game}``: one ladder."""
+
+    serializer_class = LadderSerializer
+    lookup_field = "game"
+    lookup_value_regex = "[a-z_]{1,32}"
+
+    def get_queryset(self):
+        return Ladder.objects.select_related("tournament").order_by("game")
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(LadderSerializer([ladder.ladder_summary(x) for x in page], many=True).data)
+
+    def retrieve(self, request, *args, **kwargs):
+        lad = self.get_queryset().filter(game=kwargs["game"]).first()
+        if lad is None:
+            raise NotFound(f"no ladder for {kwargs['game'][:40]!r}; ladders: "
+                           f"{', '.join(self.get_queryset().values_list('game', flat=True)) or 'none'}")
+        return Response(LadderSerializer(ladder.ladder_summary(lad)).data)

@@ -10,6 +10,7 @@ router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("schedules", schedules.ScheduleViewSet, basename="schedule")
 router.register("recurring-schedules", schedules.RecurringViewSet, basename="recurring-schedule")
+router.register("ladders", schedules.LadderViewSet, basename="ladder")
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),
