@@ -260,3 +260,10 @@ def recent(limit: int = 20) -> list[ScheduledTournament]:
     """The last scheduled tournaments that started (or could not), latest first, with their tournaments."""
     return list(ScheduledTournament.objects.exclude(status=ScheduledTournament.Status.SCHEDULED)
                 .select_related("tournament", "organiser").order_by("-starts_at")[:limit])
+
+
+def entries_of(player, limit: int = 20) -> list:
+    """The player's registrations, latest start first, with their scheduled tournament (and its result)."""
+    return list(Registration.objects.filter(bot__owner=player)
+                .select_related("scheduled__tournament", "bot_version__bot__owner")
+                .order_by("-scheduled__starts_at")[:limit])

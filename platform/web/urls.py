@@ -9,6 +9,7 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("schedule/", views.schedule_page, name="schedule"),
+    path("schedule/<int:pk>/register/", views.schedule_register, name="schedule-register"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("matches/<int:pk>/frames.json", views.match_frames, name="match-frames"),

@@ -21,7 +21,7 @@ from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments import schedule
 from tournaments.ladder import ladder_queue
-from tournaments.models import Ladder, RecurringSchedule, Tournament
+from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
@@ -66,13 +66,53 @@ def tournament_list(request):
 
 def schedule_page(request):
     """What is coming: the running ladders, scheduled tournaments (with their entrants), recurring schedules,
-    and the latest that started, with links to their results."""
+    and the latest that started, with links to their results. A logged-in author enters their bots here
+    (and sees their entries and results)."""
+    upcoming = list(schedule.upcoming().prefetch_related("registrations__bot_version__bot__owner"))
+    now = timezone.now()
+    mine, entries = {}, []
+    if request.user.is_authenticated:
+        valid = (BotVersion.objects.filter(bot__owner=request.user, status=BotVersion.Status.VALID)
+                 .select_related("bot__owner").order_by("bot__name", "-number"))
+        for t in upcoming:
+            t.open_now = schedule.registration_open(t, now)
+            t.mine = [r for r in t.registrations.all() if r.bot_version.bot.owner_id == request.user.pk]
+            mine[t.pk] = [v for v in valid if v.bot.game == t.game]
+        entries = schedule.entries_of(request.user)
+    for t in upcoming:
+        t.choices = mine.get(t.pk, [])
     return render(request, "web/schedule.html", {
         "ladders": Ladder.objects.filter(active=True).select_related("tournament"),
-        "upcoming": schedule.upcoming().prefetch_related("registrations__bot_version__bot__owner"),
+        "upcoming": upcoming, "entries": entries,
         "recurring": RecurringSchedule.objects.filter(active=True).select_related("organiser"),
-        "recent": schedule.recent(), "now": timezone.now(),
+        "recent": schedule.recent(), "now": now,
     })
+
+
+@login_required
+@require_POST
+def schedule_register(request, pk: int):
+    """An author enters a bot version (or changes the version of an entered bot), or withdraws a bot."""
+    scheduled = get_object_or_404(ScheduledTournament, pk=pk)
+    try:
+        if "withdraw" in request.POST:
+            bot = get_object_or_404(Bot, pk=_post_id(request, "withdraw"))
+            schedule.withdraw(scheduled, bot, request.user)
+            messages.success(request, f"{bot.name} withdrawn from {scheduled.name}.")
+        else:
+            version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), pk=_post_id(request, "version"))
+            schedule.register(scheduled, version, request.user)
+            messages.success(request, f"{version.label} entered in {scheduled.name}.")
+    except (schedule.ScheduleError, schedule.NotAllowed) as exc:
+        messages.error(request, str(exc))
+    return redirect("schedule")
+
+
+def _post_id(request, name: str) -> int:
+    raw = request.POST.get(name, "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        raise Http404(f"bad {name}")
+    return int(raw)
 
 
 def tournament_detail(request, pk: int):

@@ -164,3 +164,27 @@ def test_the_schedule_page_lists_what_is_coming(people, client):
     page = client.get("/schedule/").content.decode()
     assert "Port Royal cup" in page and "bob/b v1" in page and "open" in page
     assert ScheduledTournament.objects.count() == 1
+
+
+def test_an_author_enters_changes_and_withdraws_on_the_page_and_sees_the_result(people, client):
+    now = timezone.now()
+    cup = schedule.schedule_tournament(organiser=None, rated=True, starts_at=now + timedelta(hours=1), **SHAPE)
+    v1, v2 = make_bot(people["ann"], "a"), make_bot(people["ann"], "a", "heuristic", 2)
+    other = make_bot(people["bob"], "b")
+    client.force_login(people["ann"])
+    page = client.get("/schedule/").content.decode()
+    assert f'value="{v1.pk}"' in page and f'value="{other.pk}"' not in page  # only her own versions
+    client.post(f"/schedule/{cup.pk}/register/", {"version": v1.pk})
+    client.post(f"/schedule/{cup.pk}/register/", {"version": v2.pk})
+    assert list(cup.registrations.values_list("bot_version_id", flat=True)) == [v2.pk]
+    answer = client.post(f"/schedule/{cup.pk}/register/", {"version": other.pk}, follow=True)
+    assert "authors enter their own bots" in answer.content.decode() and cup.registrations.count() == 1
+    client.post(f"/schedule/{cup.pk}/register/", {"withdraw": v2.bot_id})
+    assert not cup.registrations.exists()
+    client.post(f"/schedule/{cup.pk}/register/", {"version": v2.pk})
+    schedule.register(cup, other, people["bob"])
+    schedule.start_due(now=now + timedelta(hours=1))
+    cup.refresh_from_db()
+    page = client.get("/schedule/").content.decode()
+    assert f'/tournaments/{cup.tournament_id}/' in page and "Your entries" in page
+    assert client.post(f"/schedule/{cup.pk}/register/", {"version": "²"}).status_code == 404
