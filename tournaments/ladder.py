@@ -127,7 +127,7 @@ def start_ladder(game: str, *, seed: int = 0) -> Ladder:
     else:
         ladder.tournament, ladder.active = tournament, True
         ladder.save(update_fields=["tournament", "active"])
-    services._advance(tournament)
+    services.advance_tournament(tournament.pk)  # the first tables
     return ladder
 
 

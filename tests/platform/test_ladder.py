@@ -98,15 +98,16 @@ def test_a_long_ladder_is_fair_and_the_only_source_of_ratings(field, fast_ladder
 
     ladder_matches = list(tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related("seats__bot_version__bot"))
     assert len(ladder_matches) == MATCHES
+    sizes = Counter(m.seats.count() for m in ladder_matches)
     # No table with two bots of one author.
     for match in ladder_matches:
         owners = [s.bot_version.bot.owner_id for s in match.seats.all()]
         assert len(owners) == len(set(owners)), f"match {match.pk}: two bots of one author"
     # Every bot within the stated bound, and every bot played.
+    print(f"ladder: {MATCHES} matches, longest free wait {max(longest.values())}, bound {bound}, sizes {dict(sizes)}")
     assert max(longest.values()) < bound, (dict(longest), bound)
     assert all(MatchSeat.objects.filter(match__tournament=tournament, bot_version_id=k).exists() for k in keys)
     # Table sizes follow the weights (2:3:4 seats as 1:2:2).
-    sizes = Counter(m.seats.count() for m in ladder_matches)
     assert set(sizes) == {2, 3, 4}
     for size, weight in weights.items():
         assert abs(sizes[size] - MATCHES * weight / sum(weights.values())) <= 2, sizes
@@ -222,3 +223,46 @@ def test_the_api_shows_each_ladder_its_tables_and_bound(field, fast_ladder, clie
     assert data["bound"] == matchmaker.bound(12, {2: 1, 3: 2, 4: 2})
     missing = client.get("/api/ladders/catan/")
     assert missing.status_code == 404 and missing.json()["error"] == "not_found" and "port_royal" in missing.json()["detail"]
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_the_bound_holds_for_random_fields_and_busy_patterns(trial):
+    """The matchmaker alone, on random fields (authors, skills, rated games, weights, concurrency) with matches
+    that end in random order: no bot free for ``bound`` ladder matches in a row without a seat. (Without the
+    overdue rule half of these fields starve a bot: one with many games and a mu far from the rest.)"""
+    rng = random.Random(trial)
+    n_authors = rng.randint(2, 6)
+    n = rng.randint(n_authors, 16)
+    authors = [str(i % n_authors) for i in range(n)]
+    mu = [rng.uniform(0, 50) for _ in range(n)]
+    games = [rng.choice([0, 0, 5, 50, 500]) for _ in range(n)]
+    weights = {s: float(rng.randint(1, 3)) for s in range(2, n_authors + 1) if rng.random() < 0.7} or {2: 1.0}
+    concurrency = rng.randint(1, 4)
+    bound = matchmaker.bound(n, weights)
+    patience = matchmaker.patience(n, weights)
+    last = [-1] * n  # index of the last match each bot sat in
+    total, played, open_tables = 0, Counter(), []
+    run, longest = [0] * n, 0
+    for _ in range(300):
+        if open_tables:
+            open_tables.pop(rng.randrange(len(open_tables)))
+        busy = {k for table in open_tables for k in table}
+        free = [matchmaker.Candidate(k, authors[k], mu[k], 8.0 / (1 + games[k]) ** 0.5, games[k],
+                                     total - 1 - last[k] if last[k] >= 0 else total)
+                for k in range(n) if k not in busy]
+        tables = matchmaker.plan_tables(free, weights, played, concurrency - len(open_tables), patience=patience,
+                                        window=5.0, rng=rng, distinct_authors=True)
+        for table in tables:
+            assert len({authors[k] for k in table}) == len(table)
+            for k in range(n):
+                if k in table:
+                    run[k], last[k] = 0, total
+                    games[k] += 1
+                elif k not in busy:
+                    run[k] += 1
+                    longest = max(longest, run[k])
+            busy |= set(table)
+            played[len(table)] += 1
+            total += 1
+            open_tables.append(table)
+    assert total > 100 and longest < bound, (longest, bound, n, weights, concurrency)
