@@ -266,3 +266,9 @@ def test_the_bound_holds_for_random_fields_and_busy_patterns(trial):
             total += 1
             open_tables.append(table)
     assert total > 100 and longest < bound, (longest, bound, n, weights, concurrency)
+
+
+def test_configured_weights_keep_only_rated_sizes(settings):
+    settings.ARENA = {**settings.ARENA, "LADDER_WEIGHTS": {"port_royal": {"2": 1, "4": 3, "7": 1, "3": 0}}}
+    assert ladder.ladder_weights("port_royal") == {2: 1.0, 4: 3.0}
+    assert ladder.ladder_weights("catan") == {3: 2.0, 4: 3.0, 5: 1.0, 6: 1.0}  # the defaults
