@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
-from bots.selectors import versions_of_owner
+from bots.selectors import regression_results, versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
@@ -22,7 +22,8 @@ from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments import schedule
 from tournaments.ladder import ladder_queue
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -123,7 +124,7 @@ def tournament_detail(request, pk: int):
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page,
+        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
     })
 
 
@@ -180,6 +181,7 @@ def bot_detail(request, pk: int):
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
     return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
                                             "recent": recent, "settings_form": settings_form,
+                                            "regression": regression_results(versions, request.user),
                                             "ladder_queue": ladder_queue(bot)})
 
 

@@ -17,7 +17,8 @@ from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments.models import Match, Tournament
-from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -169,7 +170,8 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         tournament = create_tournament(name=v["name"], game=v["game"], bot_versions=versions, seats=v["seats"],
                                        games_per_pairing=v["games_per_pairing"], options=v["options"],
                                        seed=v["seed"], format=v["format"], rounds=v["rounds"],
-                                       max_matches=v["max_matches"], created_by=request.user, rated=v["rated"])
+                                       max_matches=v["max_matches"], created_by=request.user, rated=v["rated"],
+                                       duplicate=v["duplicate"])
         return Response(s.TournamentSerializer(tournament, context=self.get_serializer_context()).data,
                         status=status.HTTP_201_CREATED)
 
@@ -200,9 +202,10 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         data["progress"] = tournament_progress(tournament)
         data["standings"] = [
             {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_place")}
-            | {"bot_version": row["bot_version"].pk}
+            | {"bot_version": row["bot_version"].pk, "series": row.get("series"), "series_won": row.get("series_won")}
             for row in tournament_standings(tournament)
         ]
+        data["series"] = tournament_series(tournament)
         return Response(data)
 
 @extend_schema_view(list=extend_schema(parameters=[
