@@ -191,6 +191,7 @@ class TournamentShape(models.Model):
     rounds = models.PositiveIntegerField(default=0)
     max_matches = models.PositiveIntegerField(default=0)
     options = models.JSONField(default=dict, blank=True)
+    duplicate = models.BooleanField(default=False)  # duplicate series (round robin only)
     rated = models.BooleanField(default=False)
     # None: the platform itself. Rated ones are organised by staff (or the platform) only.
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -34,11 +34,12 @@ class NotAllowed(PermissionError):
     """The player may not do this (not the organiser, not the bot's owner)."""
 
 
-SHAPE_FIELDS = ("name", "game", "format", "seats", "games_per_pairing", "rounds", "max_matches", "options", "rated")
+SHAPE_FIELDS = ("name", "game", "format", "seats", "games_per_pairing", "rounds", "max_matches", "options", "duplicate",
+                "rated")
 
 
 def check_shape(*, organiser, game: str, format: str, seats: int, options: dict | None, rated: bool,
-                max_matches: int = 0, **_: Any) -> dict:
+                max_matches: int = 0, duplicate: bool = False, games_per_pairing: int = 1, **_: Any) -> dict:
     """The full options of a tournament of this shape, or ``ScheduleError`` saying what is wrong.
 
     The same rules as ``services.create_tournament``: rated only by staff (or the platform) under a rated
@@ -60,6 +61,8 @@ def check_shape(*, organiser, game: str, format: str, seats: int, options: dict 
                             f"({', '.join(engine.rated_presets)}); these options and {seats} seats are not one")
     if format == Tournament.Format.LADDER and not max_matches and not trusted:
         raise ScheduleError("a ladder needs max_matches")
+    if duplicate and (format != Tournament.Format.ROUND_ROBIN or games_per_pairing % seats):
+        raise ScheduleError(f"duplicate series are played in a round robin, games per pairing a multiple of {seats}")
     return options
 
 
@@ -68,6 +71,7 @@ def _shape(values: dict) -> dict:
     shape.setdefault("format", Tournament.Format.ROUND_ROBIN)
     shape.setdefault("options", {})
     shape.setdefault("rated", False)
+    shape.setdefault("duplicate", False)
     return shape
 
 
@@ -231,7 +235,7 @@ def _start(pk: int) -> ScheduledTournament | None:
                 name=scheduled.name, game=scheduled.game, bot_versions=versions, seats=scheduled.seats,
                 games_per_pairing=scheduled.games_per_pairing, options=scheduled.options, seed=scheduled.pk,
                 format=scheduled.format, rounds=scheduled.rounds, max_matches=scheduled.max_matches,
-                created_by=scheduled.organiser, rated=scheduled.rated, registered=True)
+                created_by=scheduled.organiser, rated=scheduled.rated, duplicate=scheduled.duplicate, registered=True)
     except services.TournamentError as exc:
         scheduled.status, scheduled.note = ScheduledTournament.Status.NOT_STARTED, str(exc)[:300]
         scheduled.save(update_fields=["status", "note"])

@@ -188,3 +188,18 @@ def test_an_author_enters_changes_and_withdraws_on_the_page_and_sees_the_result(
     page = client.get("/schedule/").content.decode()
     assert f'/tournaments/{cup.tournament_id}/' in page and "Your entries" in page
     assert client.post(f"/schedule/{cup.pk}/register/", {"version": "²"}).status_code == 404
+
+
+def test_a_scheduled_duplicate_round_robin_plays_series(people):
+    now = timezone.now()
+    with pytest.raises(schedule.ScheduleError, match="duplicate"):
+        schedule.schedule_tournament(organiser=people["ann"], starts_at=now + timedelta(hours=1), duplicate=True,
+                                     **{**SHAPE, "games_per_pairing": 3})
+    cup = schedule.schedule_tournament(organiser=people["ann"], starts_at=now + timedelta(hours=1), duplicate=True,
+                                       now=now, **{**SHAPE, "games_per_pairing": 2})
+    schedule.register(cup, make_bot(people["ann"], "a"), people["ann"], now=now)
+    schedule.register(cup, make_bot(people["bob"], "b"), people["bob"], now=now)
+    schedule.start_due(now=now + timedelta(hours=1))
+    cup.refresh_from_db()
+    assert cup.tournament.duplicate and cup.tournament.matches.count() == 2
+    assert len(set(cup.tournament.matches.values_list("seed", flat=True))) == 1  # one series: one seed

@@ -29,6 +29,8 @@ class ShapeSerializer(serializers.Serializer):
     max_matches = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
                                            help_text="ladder: matches to play")
     options = serializers.DictField(default=dict)
+    duplicate = serializers.BooleanField(default=False, help_text="round robin only: duplicate series (games per "
+                                                                  "pairing a multiple of seats)")
     rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset")
 
 
@@ -58,7 +60,7 @@ class ScheduledSerializer(serializers.ModelSerializer):
     class Meta:
         model = ScheduledTournament
         fields = ["id", "name", "game", "format", "seats", "games_per_pairing", "rounds", "max_matches", "options",
-                  "rated", "organiser", "starts_at", "registration_opens_at", "registration_closes_at",
+                  "duplicate", "rated", "organiser", "starts_at", "registration_opens_at", "registration_closes_at",
                   "registration_open", "status", "note", "tournament", "recurring", "registrations", "created_at"]
 
     def get_registration_open(self, obj) -> bool:
@@ -90,7 +92,7 @@ class RecurringSerializer(serializers.ModelSerializer):
     class Meta:
         model = RecurringSchedule
         fields = ["id", "name", "game", "format", "seats", "games_per_pairing", "rounds", "max_matches", "options",
-                  "rated", "organiser", "every", "weekday", "time", "registration_hours", "active", "next", "created_at"]
+                  "duplicate", "rated", "organiser", "every", "weekday", "time", "registration_hours", "active", "next", "created_at"]
 
     def get_next(self, obj) -> int | None:
         upcoming = obj.occurrences.filter(status=ScheduledTournament.Status.SCHEDULED).order_by("starts_at").first()
