@@ -20,7 +20,7 @@ from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments import schedule
-from tournaments.ladder import ladder_queue
+from tournaments.ladder import ladder_queue, ladder_summary
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
@@ -83,11 +83,17 @@ def schedule_page(request):
     for t in upcoming:
         t.choices = mine.get(t.pk, [])
     return render(request, "web/schedule.html", {
-        "ladders": Ladder.objects.filter(active=True).select_related("tournament"),
+        "ladders": [_ladder_line(x) for x in Ladder.objects.filter(active=True).select_related("tournament")],
         "upcoming": upcoming, "entries": entries,
         "recurring": RecurringSchedule.objects.filter(active=True).select_related("organiser"),
         "recent": schedule.recent(), "now": now,
     })
+
+
+def _ladder_line(lad: Ladder) -> dict:
+    summary = ladder_summary(lad)
+    tables = ", ".join(f"{t['players']}p ({t['ruleset']}) ×{t['weight']:g}" for t in summary["tables"] if t["reachable"])
+    return summary | {"name": lad.tournament.name, "tables_text": tables or "none yet (too few authors)"}
 
 
 @login_required

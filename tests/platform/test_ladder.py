@@ -272,3 +272,10 @@ def test_configured_weights_keep_only_rated_sizes(settings):
     settings.ARENA = {**settings.ARENA, "LADDER_WEIGHTS": {"port_royal": {"2": 1, "4": 3, "7": 1, "3": 0}}}
     assert ladder.ladder_weights("port_royal") == {2: 1.0, 4: 3.0}
     assert ladder.ladder_weights("catan") == {3: 2.0, 4: 3.0, 5: 1.0, 6: 1.0}  # the defaults
+
+
+def test_the_schedule_page_describes_the_running_ladders(field, fast_ladder, client):
+    ladder.start_ladder("port_royal")
+    page = client.get("/schedule/").content.decode()
+    assert "Port Royal ladder</a>: 12 bots, 3 matches" in page and "4p (standard) ×2" in page and "5p" not in page
+    assert f"in any {matchmaker.bound(12, {2: 1, 3: 2, 4: 2})} ladder matches" in page
