@@ -279,3 +279,17 @@ def test_the_schedule_page_describes_the_running_ladders(field, fast_ladder, cli
     page = client.get("/schedule/").content.decode()
     assert "Port Royal ladder</a>: 12 bots, 3 matches" in page and "4p (standard) ×2" in page and "5p" not in page
     assert f"in any {matchmaker.bound(12, {2: 1, 3: 2, 4: 2})} ladder matches" in page
+
+
+def test_the_ladder_command_starts_shows_and_stops(field, fast_ladder):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("ladder", "start", "--game", "port_royal", stdout=out)
+    assert "port_royal: running" in out.getvalue() and "12 bots" in out.getvalue()
+    assert Ladder.objects.get(game="port_royal").tournament.matches.count() == 3
+    out = StringIO()
+    call_command("ladder", "stop", "--game", "port_royal", stdout=out)
+    assert "port_royal: stopped" in out.getvalue()
