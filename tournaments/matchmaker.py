@@ -13,9 +13,12 @@ longer can be seeded before it, each of them at most once (once seated it has wa
     a free active bot sits in at least one of any ``patience + N`` consecutive ladder matches of its
     game that are created while it is free (N: the active bots),
 
-provided a table can be made at all (at least as many free authors as the smallest table). A bot that
-is playing is not waiting; matches created meanwhile still count towards its wait, so it is seeded
-soon after it is free again. ``patience`` is ``ceil(PATIENCE * N / mean table size)``: a bot plays
+(the seed can always be seated: a table of a size is only made when the free bots have as many
+authors as it has seats, and then the seed's author plus the others suffice). A bot that is playing
+is not waiting; matches created meanwhile still count towards its wait, so it is seeded soon after it
+is free again. When the size due next cannot be filled from the free bots, no table is made until
+busy bots are free (the sizes are only those the whole field can fill, so this never waits for ever):
+no match is created meanwhile, so the bound is untouched. ``patience`` is ``ceil(PATIENCE * N / mean table size)``: a bot plays
 on average once every ``N / mean table size`` matches, and is forced in at twice that.
 
 When nobody is overdue, the seed is the free bot that most needs games (fewest rated games, then the
