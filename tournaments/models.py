@@ -134,6 +134,8 @@ class MatchSeat(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
+        # A bot's matches, newest first (its page, /api/bots/{id}/matches/): an index range, not a sort.
+        indexes = [models.Index(fields=["bot_version", "-match"], name="seat_version_newest_match")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"

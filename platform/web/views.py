@@ -1,6 +1,8 @@
 """Server-rendered pages: leaderboards, tournaments, matches, bots, accounts."""
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -18,8 +20,11 @@ from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
+from ratings.brackets import brackets_for
+from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, leaderboard, rating_history
 from tournaments import schedule
+from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.ladder import ladder_queue, ladder_summary
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
@@ -44,19 +49,26 @@ def home(request):
 
 
 def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard); ``?players=``:
+    those of one player-count bracket (2, 3-4, 5-6)."""
     engine = _game_or_404(game)
     ruleset = request.GET.get("ruleset") or STANDARD
     if ruleset not in engine.rated_presets:
         raise Http404(f"{game} has no rated ruleset {ruleset}")
-    ratings = list(leaderboard(game, ruleset))
-    histories = {r.pk: rating_history(r) for r in ratings[:10]}
-    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
+    brackets = brackets_for(engine.preset_players(ruleset))
+    players = request.GET.get("players")
+    if players is not None and players not in brackets:
+        raise Http404(f"{game} ({ruleset}) has no player-count bracket {players[:40]}")
+    ratings = list(leaderboard(game, ruleset, players))
+    # Rating histories are kept for the overall ratings only.
+    histories = {r.pk: rating_history(r) for r in ratings[:10]} if players is None else {}
+    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10] if r.pk in histories])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
         "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
-        "ratings": ratings, "chart": chart,
+        "ratings": ratings, "chart": chart, "players": players, "brackets": brackets,
+        "provisional_sigma": PROVISIONAL_SIGMA,
         "tournaments": tournaments})
 
 
@@ -178,17 +190,32 @@ def match_log(request, pk: int):
     return response
 
 
+#: Rating-history charts on a bot's page: its newest versions' ratings, each over its latest matches.
+BOT_CHART_RATINGS, BOT_CHART_POINTS = 8, 200
+#: Seats of the bot per page of its recent matches.
+BOT_PAGE_SEATS = 20
+
+
 def bot_detail(request, pk: int):
+    """A bot: its versions and their ratings, rating history, recent matches with places (``?before=`` a
+    match id: older ones), faults linked to their move, and head-to-head against its frequent opponents."""
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
-              .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    before = request.GET.get("before")
+    if before is not None and not re.fullmatch(r"[0-9]{1,18}", before):
+        raise Http404("before must be a match id")
+    record = BotRecord(bot, request.user, version_ids=[v.pk for v in versions])
+    recent, older = record.recent_matches(before=None if before is None else int(before), limit=BOT_PAGE_SEATS)
+    rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
+    chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
-    return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form,
-                                            "regression": regression_results(versions, request.user),
-                                            "ladder_queue": ladder_queue(bot)})
+    return render(request, "web/bot.html", {
+        "bot": bot, "versions": versions, "is_owner": is_owner, "settings_form": settings_form, "chart": chart,
+        "recent": recent, "older": older, "paged": before is not None,
+        "faults": record.faults(), "head_to_head": record.head_to_head(),
+        "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS,
+        "regression": regression_results(versions, request.user), "ladder_queue": ladder_queue(bot)})
 
 
 @login_required

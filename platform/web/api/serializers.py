@@ -208,11 +208,13 @@ class GameSerializer(serializers.Serializer):
 
 class LeaderboardRowSerializer(RatingSerializer):
     place = serializers.IntegerField(read_only=True, help_text="1 = best")
+    uncertainty = serializers.FloatField(read_only=True, help_text="3 sigma: the skill is very probably mu ± this")
+    provisional = serializers.BooleanField(read_only=True, help_text="sigma above 2.5: too few games yet")
     history = serializers.ListField(child=serializers.DictField(), read_only=True, allow_null=True,
                                     help_text="with ?history=1: the rating after each match; else null")
 
     class Meta(RatingSerializer.Meta):
-        fields = ["place", *RatingSerializer.Meta.fields, "history"]
+        fields = ["place", *RatingSerializer.Meta.fields, "uncertainty", "provisional", "history"]
 
 
 class UploadedVersionSerializer(BotVersionSerializer):
@@ -267,3 +269,42 @@ class TournamentDetailSerializer(TournamentSerializer):
 
     class Meta(TournamentSerializer.Meta):
         fields = [*TournamentSerializer.Meta.fields, "progress", "standings", "series"]
+
+
+class OpponentSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    label = serializers.CharField(source="bot_version.label")
+    place = serializers.SerializerMethodField(help_text="1 = first; null until the match is finished")
+
+    def get_place(self, seat: MatchSeat) -> int | None:
+        return None if seat.rank is None else seat.rank + 1
+
+
+class BotMatchSerializer(serializers.Serializer):
+    """A seat of the bot in one of its matches (newest first), with the match and the other seats. Fault
+    counts are public; the faults' details are the owner's only (``null`` for everyone else)."""
+
+    match = serializers.IntegerField(source="match.pk")
+    tournament = serializers.IntegerField(source="match.tournament_id", allow_null=True)
+    purpose = serializers.CharField(source="match.purpose")
+    status = serializers.CharField(source="match.status")
+    rated = serializers.BooleanField(source="match.rated")
+    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
+    seat = serializers.IntegerField(source="seat.seat")
+    bot_version = serializers.IntegerField(source="seat.bot_version_id")
+    label = serializers.CharField(source="seat.bot_version.label")
+    place = serializers.IntegerField(allow_null=True, help_text="1 = first (a tie shares the better place); null "
+                                                                "until the match is finished")
+    faults = serializers.IntegerField(source="seat.faults")
+    forfeited = serializers.BooleanField(source="seat.forfeited")
+    fault_log = serializers.SerializerMethodField()
+    opponents = OpponentSeatSerializer(many=True)
+
+    def get_fault_log(self, row) -> list[dict] | None:
+        return row.seat.fault_log if is_owner(self.context, row.seat.bot_version.bot.owner_id) else None
+
+
+class BotMatchPageSerializer(serializers.Serializer):
+    next = serializers.URLField(allow_null=True, help_text="the page of older matches; null on the last page")
+    results = BotMatchSerializer(many=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -16,6 +17,7 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
 from tournaments.selectors import (public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
@@ -25,6 +27,7 @@ from web.api.errors import MethodCheckedFirst
 from web.api.pagination import LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
+from web.api.stats import BRACKETS, query_bracket
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
@@ -74,7 +77,10 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
     OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
-    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
+    OpenApiParameter("players", str, enum=BRACKETS, description="the ratings from one player-count bracket's "
+                                                                "matches only (default: all matches)"),
+    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches "
+                                                  "(overall ratings only)")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
@@ -92,18 +98,20 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
         return ruleset
 
     def get_queryset(self):
-        return leaderboard(self.kwargs["game"], self.ruleset())
+        game = get_game(check_game(self.kwargs["game"]))
+        return leaderboard(game.id, self.ruleset(), query_bracket(self.request, game, self.ruleset()))
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
         page = self.paginate_queryset(self.get_queryset())
-        with_history = query_bool(request, "history")
+        with_history = query_bool(request, "history") and query_bracket(request, game, ruleset) is None
         for place, rating in enumerate(page, self.paginator.offset + 1):
             rating.place = place
             rating.history = rating_history(rating) if with_history else None
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
-                                 "players": list(game.preset_players(ruleset))}
+                                 "players": list(game.preset_players(ruleset)),
+                                 "bracket": query_bracket(request, game, ruleset) or "all"}
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
@@ -142,6 +150,26 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         form.is_valid(raise_exception=True)
         update_bot(bot, **form.validated_data)
         return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
+
+    @extend_schema(responses=s.BotMatchPageSerializer, parameters=[
+        OpenApiParameter("before", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                         description="only matches older than this match id (the `next` page names it)"),
+        OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                         description="seats per page (default 50; a page never splits a match)")])
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def matches(self, request, pk=None):
+        """The bot's seats in its matches, newest first, with places and the other seats (its owner also
+        sees its validation matches and the faults' details). Pages by match id (`next`: the older ones),
+        so every page is as fast as the first however many matches the bot has played."""
+        bot = self.get_object()
+        before = query_int(request, "before", None, 1, 10**18 - 1)
+        limit = query_int(request, "limit", 50, 1, 200)
+        rows, following = BotRecord(bot, request.user).recent_matches(before=before, limit=limit)
+        next_url = None
+        if following is not None:
+            next_url = request.build_absolute_uri(f"{request.path}?{urlencode({'before': following, 'limit': limit})}")
+        results = s.BotMatchSerializer(rows, many=True, context=self.get_serializer_context()).data
+        return Response({"next": next_url, "results": results})
 
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
