@@ -119,6 +119,8 @@ def test_a_long_ladder_is_fair_and_the_only_source_of_ratings(field, fast_ladder
     for rating in Rating.objects.filter(game="port_royal"):
         seats = MatchSeat.objects.filter(bot_version=rating.bot_version, match__in=ladder_matches).count()
         assert rating.games == seats
+        # The leaderboards by player count too: the version's bracket ratings add up to its ladder matches.
+        assert sum(rating.bot_version.bracket_ratings.values_list("games", flat=True)) == seats
     # Matchmaking by skill: the heuristic bots end above the random ones.
     board = {r.bot_version.builtin_name: 0 for r in Rating.objects.all()}
     mu = {kind: [r.mu for r in Rating.objects.select_related("bot_version") if r.bot_version.builtin_name == kind]
