@@ -1,4 +1,5 @@
 """The main job on the embedded defaults: bots registered and uploaded, tournaments played on workers."""
+from datetime import time
 from pathlib import Path
 
 from django.core.management import call_command
@@ -10,6 +11,8 @@ from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
 from tournaments.ladder import start_ladder
+from tournaments.models import RecurringSchedule
+from tournaments.schedule import create_recurring
 from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
 from tournaments.validation import validate_version
@@ -52,6 +55,10 @@ class Command(BaseCommand):
         for game in played:
             ladder = start_ladder(game, seed=1)
             self.stdout.write(f"{ladder.tournament.name} started (/tournaments/{ladder.tournament_id}/)")
+        if not RecurringSchedule.objects.filter(name="Port Royal cup").exists():
+            create_recurring(organiser=None, name="Port Royal cup", game="port_royal", seats=4, games_per_pairing=4,
+                             rated=True, every="week", weekday=4, time=time(18, 0), registration_hours=72)
+        self.stdout.write("Every Friday 18:00 UTC: the Port Royal cup (authors enter their bots on /schedule/)")
         if not no_serve:
             serve(self, port=port, host=host, workers=workers, grace=grace)
 
