@@ -38,6 +38,21 @@ class MatchAdmin(admin.ModelAdmin):
 class LadderAdmin(admin.ModelAdmin):
     list_display = ("game", "active", "tournament", "created_at")
     raw_id_fields = ("tournament",)
+    actions = ["start", "stop"]
+
+    @admin.action(description="Start (or resume) the selected ladders")
+    def start(self, request, queryset):
+        from tournaments.ladder import start_ladder
+
+        for game in queryset.values_list("game", flat=True):
+            start_ladder(game)
+
+    @admin.action(description="Stop the selected ladders")
+    def stop(self, request, queryset):
+        from tournaments.ladder import stop_ladder
+
+        for game in queryset.values_list("game", flat=True):
+            stop_ladder(game)
 
 
 class RegistrationInline(admin.TabularInline):
