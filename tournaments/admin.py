@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from tournaments.ladder import start_ladder, stop_ladder
 from tournaments.models import (Entry, Ladder, Match, MatchSeat, RecurringSchedule, Registration, ScheduledTournament,
                                 Tournament)
 
@@ -42,15 +43,11 @@ class LadderAdmin(admin.ModelAdmin):
 
     @admin.action(description="Start (or resume) the selected ladders")
     def start(self, request, queryset):
-        from tournaments.ladder import start_ladder
-
         for game in queryset.values_list("game", flat=True):
             start_ladder(game)
 
     @admin.action(description="Stop the selected ladders")
     def stop(self, request, queryset):
-        from tournaments.ladder import stop_ladder
-
         for game in queryset.values_list("game", flat=True):
             stop_ladder(game)
 
