@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from ratings.brackets import brackets_for
 from ratings.selectors import STANDARD, model_comparison
-from ratings.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
+from tournaments.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
 from tournaments.models import Tournament
 from web.stat_charts import head_to_head_grid, histogram_chart, rank_scatter, seat_chart
 from web.views import _game_or_404

@@ -5,7 +5,7 @@ from django.db import transaction
 from bots.models import Bot, BotVersion
 from players.services import system_player
 from ratings.services import rate_match
-from ratings.statistics import (game_statistics, head_to_head, histogram, match_lengths, score_distribution,
+from tournaments.statistics import (game_statistics, head_to_head, histogram, match_lengths, score_distribution,
                                 seat_results)
 from tournaments.models import Match, MatchSeat, Tournament
 

@@ -12,10 +12,10 @@ from rest_framework.views import APIView
 
 from engines.games import available_games, get_game
 from ratings.brackets import brackets_for
-from ratings.export import export
+from tournaments.export import export
 from ratings.models import ModelRating
 from ratings.selectors import STANDARD, model_comparison
-from ratings.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
+from tournaments.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
 from tournaments.models import Tournament
 from web.api.errors import MethodCheckedFirst
 from web.api.params import query_int

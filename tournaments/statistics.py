@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import Count, F, Q, Window
 
 from ratings.selectors import STANDARD, leaderboard
+from tournaments.models import Match, MatchSeat
 
 #: The head-to-head matrix is limited to the best rated bots (of the ruleset's leaderboard).
 DEFAULT_TOP, MAX_TOP = 10, 30
@@ -20,10 +21,8 @@ DEFAULT_TOP, MAX_TOP = 10, 30
 MAX_BINS = 20
 
 
-# tournaments imports ratings when it loads, so the match models are imported where they are used.
 def _match_filter(game: str, ruleset: str | None, tournament: int | None) -> dict:
     """Which matches count: finished, of the game; rated ones (of ``ruleset``), or those of one tournament."""
-    from tournaments.models import Match
 
     where = {"game": game, "status": Match.Status.FINISHED}
     if tournament is not None:
@@ -36,7 +35,6 @@ def _match_filter(game: str, ruleset: str | None, tournament: int | None) -> dic
 
 
 def _seats(where: Mapping):
-    from tournaments.models import MatchSeat
 
     return MatchSeat.objects.filter(rank__isnull=False, **{f"match__{k}": v for k, v in where.items()})
 
@@ -119,7 +117,6 @@ def score_distribution(game: str, ruleset: str | None = None, tournament: int | 
 
 def match_lengths(game: str, ruleset: str | None = None, tournament: int | None = None) -> dict:
     """Match lengths in moves (every action the bots took): mean, median and a histogram."""
-    from tournaments.models import Match
 
     rows = (Match.objects.filter(**_match_filter(game, ruleset, tournament))
             .values("num_moves").annotate(n=Count("id")).order_by("num_moves"))

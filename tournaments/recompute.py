@@ -19,9 +19,12 @@ from itertools import groupby
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
+from openskill.models import PlackettLuce
 
 from ratings.brackets import ALL, bracket_of
-from ratings.models import ModelRating, RatingChange
+from ratings.models import BracketRating, ModelRating, RatingChange
+from ratings.services import environment, lock_game
+from tournaments.models import MatchSeat
 
 ELO_START, ELO_K = 1500.0, 32.0
 
@@ -30,8 +33,6 @@ Rater = Callable[[list[tuple[float, float]], list[int]], list[tuple[float, float
 
 
 def _trueskill() -> tuple[tuple[float, float], Rater]:
-    from ratings.services import environment
-
     env = environment()
 
     def rate(before, ranks):
@@ -42,8 +43,6 @@ def _trueskill() -> tuple[tuple[float, float], Rater]:
 
 
 def _openskill() -> tuple[tuple[float, float], Rater]:
-    from openskill.models import PlackettLuce
-
     model = PlackettLuce()
 
     def rate(before, ranks):
@@ -84,7 +83,6 @@ RATERS: dict[str, Callable[[], tuple[tuple[float, float], Rater]]] = {
 def rated_history(game: str) -> Iterator[tuple[int, str, list[tuple[int, int]]]]:
     """The rated matches of ``game`` in the order they were rated: (match id, ruleset, [(bot version, rank)]
     in seat order). Streamed from one ordered query (a server-side cursor on PostgreSQL)."""
-    from tournaments.models import MatchSeat
 
     sequence = RatingChange.objects.filter(match=OuterRef("match")).values("sequence")[:1]
     rows = (MatchSeat.objects.filter(match__game=game, match__rated=True)
@@ -134,8 +132,6 @@ def rebuild_brackets(game: str) -> int:
     """Rebuild the live player-count bracket ratings of ``game`` from its rated history (for matches rated
     before brackets existed): the TrueSkill replay, which reproduces the live ratings exactly. Holds the
     game's rating lock while it replays, so no match is rated meanwhile. Returns the rows written."""
-    from ratings.models import BracketRating
-    from ratings.services import lock_game
 
     with transaction.atomic():
         lock_game(game)

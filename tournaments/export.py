@@ -13,8 +13,10 @@ from collections.abc import Iterable, Iterator
 
 from django.db.models import OuterRef, Subquery
 
+from bots.models import BotVersion
 from ratings.brackets import ALL
 from ratings.models import BracketRating, ModelRating, Rating, RatingChange
+from tournaments.models import Match, MatchSeat
 
 CHUNK = 500
 FORMATS = ("jsonl", "csv")
@@ -28,8 +30,6 @@ def rated_matches(game: str | None = None, ruleset: str | None = None) -> Iterat
 
     Plain rows (no model instances): one query for a page of matches, one for their seats, and the labels of
     bot versions not seen before (kept: there are few versions and many matches)."""
-    from bots.models import BotVersion
-    from tournaments.models import Match, MatchSeat
 
     sequence = RatingChange.objects.filter(match=OuterRef("pk")).values("sequence")[:1]
     qs = Match.objects.filter(rated=True)
