@@ -22,6 +22,17 @@ def env_bool(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_json_object(name: str) -> dict:
+    """A JSON object from the environment ({} when unset); a clear error at start for anything else."""
+    try:
+        value = json.loads(os.environ.get(name) or "{}")
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object")
+    return value
+
+
 # Safe by default: DEBUG only when asked for, and no site without a secret key unless it is a DEBUG one.
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -266,7 +277,7 @@ ARENA = {
     "LADDER_MATCHES_PER_MINUTE": int(os.environ.get("ARENA_LADDER_MATCHES_PER_MINUTE", 12)),
     "LADDER_MAX_CONCURRENT": int(os.environ.get("ARENA_LADDER_MAX_CONCURRENT", 2)),
     "LADDER_MU_WINDOW": float(os.environ.get("ARENA_LADDER_MU_WINDOW", 5.0)),
-    "LADDER_WEIGHTS": json.loads(os.environ.get("ARENA_LADDER_WEIGHTS") or "{}"),
+    "LADDER_WEIGHTS": env_json_object("ARENA_LADDER_WEIGHTS"),
     # The scheduler (in the beat process) tops up the ladders and starts scheduled tournaments this often.
     "SCHEDULER_SECONDS": float(os.environ.get("ARENA_SCHEDULER_SECONDS", 5)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
