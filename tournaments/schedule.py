@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta, timezone as dt_timezone
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -66,6 +67,20 @@ def check_shape(*, organiser, game: str, format: str, seats: int, options: dict 
     return options
 
 
+def _check_cap(organiser) -> None:
+    """A player has at most ARENA["MAX_SCHEDULED_PER_USER"] scheduled tournaments and active recurring
+    schedules still to come (staff and the platform are not bound)."""
+    if organiser is None or organiser.is_staff:
+        return
+    limit = settings.ARENA["MAX_SCHEDULED_PER_USER"]
+    coming = (ScheduledTournament.objects.filter(organiser=organiser, status=ScheduledTournament.Status.SCHEDULED,
+                                                 recurring__isnull=True).count()
+              + RecurringSchedule.objects.filter(organiser=organiser, active=True).count())
+    if coming >= limit:
+        raise ScheduleError(f"you have {coming} scheduled tournaments and recurring schedules still to come; the limit "
+                            f"is {limit}: cancel one first")
+
+
 def _shape(values: dict) -> dict:
     shape = {k: values[k] for k in SHAPE_FIELDS if k in values}
     shape.setdefault("format", Tournament.Format.ROUND_ROBIN)
@@ -84,6 +99,8 @@ def schedule_tournament(*, organiser, starts_at: datetime, registration_opens_at
     now = now or timezone.now()
     shape = _shape(shape)
     shape["options"] = check_shape(organiser=organiser, **shape)
+    if recurring is None:
+        _check_cap(organiser)
     if starts_at <= now:
         raise ScheduleError("the start must be in the future")
     opens = registration_opens_at or now
@@ -123,6 +140,7 @@ def create_recurring(*, organiser, every: str, time: time, weekday: int | None =
         weekday = None
     if registration_hours < 1:
         raise ScheduleError("registration must be open at least one hour before each start")
+    _check_cap(organiser)
     recurring = RecurringSchedule.objects.create(organiser=organiser, every=every, weekday=weekday, time=time,
                                                  registration_hours=registration_hours, **shape)
     schedule_occurrences(now=now)

@@ -203,3 +203,16 @@ def test_a_scheduled_duplicate_round_robin_plays_series(people):
     cup.refresh_from_db()
     assert cup.tournament.duplicate and cup.tournament.matches.count() == 2
     assert len(set(cup.tournament.matches.values_list("seed", flat=True))) == 1  # one series: one seed
+
+
+def test_a_player_has_a_bounded_number_of_schedules_still_to_come(people, settings):
+    settings.ARENA = {**settings.ARENA, "MAX_SCHEDULED_PER_USER": 2}
+    starts = timezone.now() + timedelta(days=1)
+    first = schedule.schedule_tournament(organiser=people["ann"], starts_at=starts, **SHAPE)
+    schedule.create_recurring(organiser=people["ann"], every="day", time=time(9, 0), **SHAPE)
+    with pytest.raises(schedule.ScheduleError, match="the limit is 2"):
+        schedule.schedule_tournament(organiser=people["ann"], starts_at=starts, **SHAPE)
+    schedule.cancel(first, people["ann"])
+    schedule.schedule_tournament(organiser=people["ann"], starts_at=starts, **SHAPE)
+    for _ in range(3):  # staff are not bound
+        schedule.schedule_tournament(organiser=people["staff"], starts_at=starts, **SHAPE)
