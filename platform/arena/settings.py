@@ -270,6 +270,9 @@ else:
                           "LOCATION": str(DATA_DIR / "cache"), "TIMEOUT": 3600,
                           "OPTIONS": {"MAX_ENTRIES": 5000}}}
 
+# Points of one rating's history that leaderboards (?history=1) and charts return at most (evenly spaced).
+ARENA_HISTORY_POINTS = int(os.environ.get("ARENA_HISTORY_POINTS", 100))
+
 # --- The arena itself -----------------------------------------------------------------------------
 ARENA = {
     # Recovery (deploy/SCALING.md has the bounds). A running match's worker renews its lease every
