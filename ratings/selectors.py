@@ -8,19 +8,17 @@ cached page is never stale, in any process, and nothing has to be invalidated by
 from __future__ import annotations
 
 import hashlib
-import logging
 from datetime import datetime, timezone
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet
 
+from arena.caching import cache_get, cache_set
 from bots.models import BotVersion
 from ratings.brackets import ALL
 from ratings.models import PROVISIONAL_SIGMA, BracketRating, ModelRating, Rating, RatingChange
 
-log = logging.getLogger(__name__)
 
 STANDARD = "standard"
 #: At most this many points of one rating's history are returned (the first and the last always).
@@ -99,7 +97,7 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
     size, stamp = stamp or board_stamp(game, ruleset, players)
     key = "board:" + hashlib.sha1(repr((game, ruleset, players, stamp, offset, limit, history, search))
                                   .encode()).hexdigest()
-    cached = _cache_get(key)
+    cached = cache_get(key)
     if cached is not None:
         return cached
     board = leaderboard(game, ruleset, players)
@@ -122,24 +120,8 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
         for row in rows:
             row["history"] = by_rating.get(row["bot_version"], [])
     result = {"count": size, "rows": rows}
-    _cache_set(key, result)
+    cache_set(key, result, CACHE_SECONDS)
     return result
-
-
-def _cache_get(key: str):
-    """The cached value, or None; a cache that is away (Redis restarting) only makes the page slower."""
-    try:
-        return cache.get(key)
-    except Exception:  # noqa: BLE001 - any backend's connection error
-        log.warning("cache unavailable; reading the database", exc_info=True)
-        return None
-
-
-def _cache_set(key: str, value) -> None:
-    try:
-        cache.set(key, value, CACHE_SECONDS)
-    except Exception:  # noqa: BLE001
-        log.warning("cache unavailable; page not cached", exc_info=True)
 
 
 def _iso(value) -> str:

@@ -301,6 +301,8 @@ ARENA = {
     "LADDER_WEIGHTS": env_json_object("ARENA_LADDER_WEIGHTS"),
     # The scheduler (in the beat process) tops up the ladders and starts scheduled tournaments this often.
     "SCHEDULER_SECONDS": float(os.environ.get("ARENA_SCHEDULER_SECONDS", 5)),
+    # How old the rated statistics pages may be: beat recounts them this often (they read every rated match).
+    "STATS_SECONDS": float(os.environ.get("ARENA_STATS_SECONDS", 300)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
     "MOVE_MS": int(os.environ.get("ARENA_MOVE_MS", 2000)),
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),
