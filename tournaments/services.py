@@ -7,7 +7,7 @@ import socket
 import traceback
 import uuid
 from datetime import timedelta
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -24,7 +24,7 @@ from engines.games import available_games, get_game
 from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import apply_rating, environment, take_rating_turn
+from ratings.services import apply_rating, take_rating_turn
 from tournaments import doorbell, formats, leases
 from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
@@ -47,7 +47,8 @@ FORMATS = [f.value for f in Tournament.Format]
 def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion], seats: int,
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
                       format: str = Tournament.Format.ROUND_ROBIN, rounds: int = 0, max_matches: int = 0,
-                      created_by=None, rated: bool = False, duplicate: bool = False) -> Tournament:
+                      created_by=None, rated: bool = False, duplicate: bool = False,
+                      registered: bool = False) -> Tournament:
     """Create a tournament and its first matches; they are enqueued once the transaction commits.
 
     round_robin: every ``seats``-group of bots plays ``games_per_pairing`` matches, all at once.
@@ -62,6 +63,8 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     and are not capped. A player's tournament is friendly (never rated): it may enter the player's own
     bots, the built-in bots and bots whose owners accept challenges, and it is bounded by
     ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` and ``ARENA["MAX_QUEUED_MATCHES_PER_USER"]``.
+    ``registered``: the bots' owners entered them themselves (a scheduled tournament), so they need not
+    accept challenges.
     """
     if game not in available_games():
         raise TournamentError(f"unknown game {game!r}; games: {', '.join(available_games())}")
@@ -87,7 +90,7 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
             raise TournamentError(f"{version.label} plays {version.bot.game}, not {game}")
         if not version.playable:
             raise TournamentError(f"{version.label} is {version.get_status_display()}, not valid: it cannot enter")
-        if not trusted:
+        if not trusted and not registered:
             _check_challenge(created_by, version)
     if len(bot_versions) < seats:
         raise TournamentError(f"a tournament of {seats}-seat matches needs at least {seats} bots, got {len(bot_versions)}")
@@ -147,12 +150,14 @@ def _check_caps(organiser, format: str, planned: int) -> None:
 
 
 def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int],
-                    series: list[int] | None = None) -> list[int]:
+                    series: list[int] | None = None, options: list[dict] | None = None) -> list[int]:
     """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits.
-    With ``series`` (duplicate), the matches of one series share its seed."""
+    With ``series`` (duplicate), the matches of one series share its seed. ``options``: each match's own
+    (the platform ladder's tables differ in size); else the tournament's."""
     first = tournament.matches.count()
     matches = Match.objects.bulk_create([
-        Match(tournament=tournament, game=tournament.game, options=tournament.options,
+        Match(tournament=tournament, game=tournament.game,
+              options=options[i] if options is not None else tournament.options,
               seed=tournament.seed * 1_000_003 + (series[i] if series else first + i), round=round, group=group,
               series=series[i] if series else None)
         for i, group in enumerate(groups)
@@ -195,12 +200,18 @@ def advance_after_match(match: Match) -> None:
     advance_tournament(tournament.pk)
 
 
+#: How a continuous format tops itself up after each match: format -> top_up(tournament, open matches).
+#: tournaments.ladder registers the ladder's when it is imported (at start-up, tournaments.apps): it builds
+#: on this module, which must not import it (imports flow one way).
+TOP_UPS: dict[str, Callable[[Tournament, int], Any]] = {}
+
+
 def _advance(tournament: Tournament) -> None:
     """Must run in a transaction holding the tournament row (or creating it)."""
     open_matches = tournament.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
     fmt = tournament.format
     if fmt == Tournament.Format.LADDER:
-        _top_up_ladder(tournament, open_matches)
+        TOP_UPS[fmt](tournament, open_matches)
         return
     if open_matches:
         return
@@ -296,44 +307,6 @@ def _knockout_advancers(tournament: Tournament, last: dict, round_no: int, ratin
         advancing.append(max(group, key=lambda v: (score[v], -group.index(v))))
     seeds = {v: i for i, v in enumerate([v for g in last["groups"] for v in g] + last["byes"])}
     return sorted(advancing + list(last["byes"]), key=lambda v: (-rating[v], seeds[v]))
-
-
-def _top_up_ladder(tournament: Tournament, open_matches: int) -> None:
-    played = tournament.matches.count()
-    budget = tournament.max_matches - played if tournament.max_matches else None
-    want = settings.ARENA["LADDER_PARALLEL"] - open_matches
-    if budget is not None:
-        want = min(want, budget)
-        if budget <= 0 and open_matches == 0:
-            tournament.status = Tournament.Status.FINISHED
-            tournament.finished_at = timezone.now()
-            tournament.save(update_fields=["status", "finished_at"])
-            return
-    if want <= 0:
-        return
-    entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
-    ratings = ratings_of(entries, seeding_ruleset(tournament))
-    env = environment()
-    mu = [ratings[v].mu if v in ratings else env.mu for v in entries]
-    sigma = [ratings[v].sigma if v in ratings else env.sigma for v in entries]
-    games = [MatchSeat.objects.filter(match__tournament=tournament, bot_version_id=v).count() for v in entries]
-    busy = {entries.index(v) for v in MatchSeat.objects.filter(
-        match__tournament=tournament, match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-    ).values_list("bot_version_id", flat=True)}
-    seatings = []
-    for _ in range(want):
-        pick = formats.ladder_pick(games, mu, sigma, tournament.seats_per_match, busy)
-        if pick is None:
-            break
-        # Rotate the seat order by the number of matches so far: no bot keeps the first seat.
-        shift = (played + len(seatings)) % len(pick)
-        order = pick[shift:] + pick[:shift]
-        seatings.append([entries[i] for i in order])
-        busy.update(pick)
-        for i in pick:
-            games[i] += 1
-    if seatings:
-        _create_matches(tournament, seatings, round=1, groups=[0] * len(seatings))
 
 
 def stop_tournament(tournament: Tournament) -> None:

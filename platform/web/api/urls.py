@@ -2,12 +2,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from web.api import accounts, stats, views
+from web.api import accounts, schedules, stats, views
 
 router = DefaultRouter()
 router.register("bots", views.BotViewSet, basename="bot")
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("matches", views.MatchViewSet, basename="match")
+router.register("schedules", schedules.ScheduleViewSet, basename="schedule")
+router.register("recurring-schedules", schedules.RecurringViewSet, basename="recurring-schedule")
+router.register("ladders", schedules.LadderViewSet, basename="ladder")
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),

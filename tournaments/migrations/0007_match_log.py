@@ -38,7 +38,7 @@ def logs_to_rows(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_seat_version_newest_match_index'),
+        ('tournaments', '0006_ladder_schedule'),
     ]
 
     operations = [
