@@ -1,8 +1,10 @@
 """Helpers shared by the tests (a module of its own: every test folder may have a conftest)."""
 from __future__ import annotations
 
+import io
 import os
 import socket
+import zipfile
 
 import pytest
 
@@ -48,6 +50,16 @@ def browser_problem() -> str | None:
     if not os.access(CHROMIUM, os.X_OK):
         return f"no Chromium at {CHROMIUM} (deploy/system-deps.sh installs it with apt; ARENA_CHROMIUM names another)"
     return None
+
+
+def zip_of(members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip of ``members`` with fixed timestamps: the same bytes in every process (test ids built from
+    them must agree between xdist workers)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data, compress_type=compression)
+    return buf.getvalue()
 
 
 def token_client(player):

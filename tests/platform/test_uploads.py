@@ -1,6 +1,5 @@
 """Uploading bots: every upload a new immutable version, refused cleanly when bad, validated in the sandbox."""
 import io
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ from rest_framework.test import APIClient
 from bots import services
 from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
-from arena_testing import token_client
+from arena_testing import token_client, zip_of
 from players.models import Player
 
 STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
@@ -29,14 +28,6 @@ def api(bob):
 def media_files() -> set[Path]:
     root = Path(settings.MEDIA_ROOT)
     return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
-
-
-def zip_of(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in files.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 def upload(api, name, data, filename, game="port_royal"):
@@ -74,7 +65,7 @@ def test_each_upload_is_a_new_pending_version(api, bob):
      "not a file inside the package"),
     (zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x02\x00\xb7\x00"}),
      "bot.zip", "another processor"),
-])
+], ids=lambda value: value if isinstance(value, str) else "upload")  # bytes would make long ids
 def test_bad_uploads_are_refused_with_a_reason_and_leave_nothing(api, data, filename, fragment):
     before = media_files()
     response = upload(api, "broken", data, filename)

@@ -1,16 +1,15 @@
 """Any language: JavaScript bots on node and the bot's own static x86-64 executable, in the same sandbox."""
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
 import subprocess
-import zipfile
 from pathlib import Path
 
 import pytest
 
+from arena_testing import zip_of
 import engines.sandbox.runner as runner
 from engines.bots import BotFault, RandomBot
 from engines.games import GAME_IDS, get_game
@@ -140,11 +139,8 @@ def build_static_c_bot(folder: Path) -> bytes:
 @pytest.mark.sandbox
 def test_a_static_c_bot_plays_in_the_sandbox(tmp_path, count_game):
     binary = build_static_c_bot(tmp_path / "src")
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("bot.json", json.dumps({"command": ["./bot"]}))
-        zf.writestr("bot", binary)  # written without its exec bit: the checker sets it on extraction
-    package = check_package(buf.getvalue(), "cbot.zip")
+    # The binary is zipped without its exec bit: the checker sets it on extraction.
+    package = check_package(zip_of({"bot.json": json.dumps({"command": ["./bot"]}).encode(), "bot": binary}), "cbot.zip")
     assert package.command == ["./bot"]
     bot = ProgramBot.from_package(package, limits=LIMITS)
     log = play_match("count", [bot, RandomBot(1)], seed=3, limits=MatchLimits(match_ms=30_000))

@@ -8,17 +8,10 @@ import zipfile
 
 import pytest
 
+from arena_testing import zip_of
 from engines.sandbox import BotPackage, PackageError, PackageLimits, check_package, package_from_folder
 
 GOOD = b"import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
-
-
-def make_zip(members: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 def refused(data: bytes, name: str, limits: PackageLimits | None = None) -> str:
@@ -49,7 +42,7 @@ def test_wrong_kind_of_file_and_empty_file():
 
 def test_too_big():
     assert "too big" in refused(b"#" * 2000, "bot.py", PackageLimits(max_py_bytes=1000))
-    assert "too big" in refused(make_zip({"main.py": GOOD}), "bot.zip", PackageLimits(max_upload_bytes=50))
+    assert "too big" in refused(zip_of({"main.py": GOOD}), "bot.zip", PackageLimits(max_upload_bytes=50))
 
 
 def test_not_a_zip():
@@ -57,24 +50,24 @@ def test_not_a_zip():
 
 
 def test_zip_with_main_and_modules():
-    package = check_package(make_zip({"main.py": GOOD, "lib/helpers.py": b"X = 1\n", "data/table.json": b"{}"}), "b.zip")
+    package = check_package(zip_of({"main.py": GOOD, "lib/helpers.py": b"X = 1\n", "data/table.json": b"{}"}), "b.zip")
     assert package.command == ["python3", "main.py"] and set(package.files) == {"main.py", "lib/helpers.py", "data/table.json"}
 
 
 def test_zip_of_one_folder_is_unwrapped():
-    package = check_package(make_zip({"mybot/": b"", "mybot/main.py": GOOD, "mybot/util.py": b""}), "b.zip")
+    package = check_package(zip_of({"mybot/": b"", "mybot/main.py": GOOD, "mybot/util.py": b""}), "b.zip")
     assert set(package.files) == {"main.py", "util.py"} and package.notes
 
 
 def test_zip_without_main():
-    assert "no main.py" in refused(make_zip({"bot.py": GOOD}), "b.zip")
-    assert "holds no files" in refused(make_zip({"folder/": b""}), "b.zip")
+    assert "no main.py" in refused(zip_of({"bot.py": GOOD}), "b.zip")
+    assert "holds no files" in refused(zip_of({"folder/": b""}), "b.zip")
 
 
 def test_manifest_main_and_command():
-    package = check_package(make_zip({"bot.json": b'{"main": "src/bot.py"}', "src/bot.py": GOOD}), "b.zip")
+    package = check_package(zip_of({"bot.json": b'{"main": "src/bot.py"}', "src/bot.py": GOOD}), "b.zip")
     assert package.command == ["python3", "src/bot.py"]
-    package = check_package(make_zip({"bot.json": b'{"command": ["python3", "./src/bot.py", "--fast"]}',
+    package = check_package(zip_of({"bot.json": b'{"command": ["python3", "./src/bot.py", "--fast"]}',
                                       "src/bot.py": GOOD}), "b.zip")
     assert package.command == ["python3", "src/bot.py", "--fast"]
 
@@ -96,17 +89,17 @@ def test_manifest_main_and_command():
     (b'{"entry": "main.py"}', "names no entry"),
 ])
 def test_bad_manifest(manifest, expected):
-    assert expected in refused(make_zip({"bot.json": manifest, "main.py": GOOD, "notes.txt": b""}), "b.zip")
+    assert expected in refused(zip_of({"bot.json": manifest, "main.py": GOOD, "notes.txt": b""}), "b.zip")
 
 
 def test_syntax_error_in_any_module():
-    message = refused(make_zip({"main.py": GOOD, "lib/broken.py": b"x = (\n"}), "b.zip")
+    message = refused(zip_of({"main.py": GOOD, "lib/broken.py": b"x = (\n"}), "b.zip")
     assert "lib/broken.py" in message and "syntax error" in message
 
 
 @pytest.mark.parametrize("member", ["../evil.py", "a/../../evil.py", "/etc/evil.py", "C:/evil.py", "a\\..\\evil.py"])
 def test_zip_slip_paths(member):
-    message = refused(make_zip({"main.py": GOOD, member: b"x = 1\n"}), "b.zip")
+    message = refused(zip_of({"main.py": GOOD, member: b"x = 1\n"}), "b.zip")
     assert "outside" in message or "absolute" in message or "not a valid path" in message
 
 
@@ -121,16 +114,16 @@ def test_symlink_member():
 
 
 def test_zip_bomb_ratio_and_total():
-    bomb = make_zip({"main.py": GOOD, "zeros.bin": b"\0" * (8 * 1024 * 1024)})
+    bomb = zip_of({"main.py": GOOD, "zeros.bin": b"\0" * (8 * 1024 * 1024)})
     assert len(bomb) < 100_000
     assert "zip bomb" in refused(bomb, "b.zip")
-    big = make_zip({"main.py": GOOD, **{f"f{i}.bin": os.urandom(1000) for i in range(30)}})
+    big = zip_of({"main.py": GOOD, **{f"f{i}.bin": os.urandom(1000) for i in range(30)}})
     assert "unpacks to" in refused(big, "b.zip", PackageLimits(max_total_bytes=20_000))
 
 
 def test_declared_size_lie_is_caught():
     """A member whose header claims less than it holds is refused, never unpacked past the limit."""
-    data = bytearray(make_zip({"main.py": GOOD, "pad.txt": b"y" * 5000}, zipfile.ZIP_STORED))
+    data = bytearray(zip_of({"main.py": GOOD, "pad.txt": b"y" * 5000}, zipfile.ZIP_STORED))
     # Patch the central directory's uncompressed size of pad.txt to 10 bytes.
     cd = data.rfind(b"PK\x01\x02")
     assert data[cd + 46:cd + 46 + 7] == b"pad.txt"
@@ -141,11 +134,11 @@ def test_declared_size_lie_is_caught():
 
 def test_too_many_files():
     members = {"main.py": GOOD, **{f"m{i}.txt": b"" for i in range(30)}}
-    assert "too many files" in refused(make_zip(members), "b.zip", PackageLimits(max_files=10))
+    assert "too many files" in refused(zip_of(members), "b.zip", PackageLimits(max_files=10))
 
 
 def test_encrypted_member_refused():
-    data = bytearray(make_zip({"main.py": GOOD}, zipfile.ZIP_STORED))
+    data = bytearray(zip_of({"main.py": GOOD}, zipfile.ZIP_STORED))
     for sig, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # set the "encrypted" flag bit
         pos = data.find(sig)
         data[pos + offset] |= 1
@@ -153,7 +146,7 @@ def test_encrypted_member_refused():
 
 
 def test_store_is_atomic_and_readable(tmp_path, monkeypatch):
-    package = check_package(make_zip({"main.py": GOOD, "lib/a.py": b"A = 1\n"}), "b.zip")
+    package = check_package(zip_of({"main.py": GOOD, "lib/a.py": b"A = 1\n"}), "b.zip")
     dest = package.store(tmp_path / "bots" / "42")
     assert (dest / "main.py").read_bytes() == GOOD
     assert stat.S_IMODE((dest / "lib").stat().st_mode) == 0o755
@@ -202,16 +195,16 @@ def elf(machine: int = 0x3E, elf_class: int = 2, kind: int = 2) -> bytes:
 
 def test_javascript_single_file_main_and_command():
     assert check_package(JS, "bot.js").command == ["node", "main.js"]
-    assert check_package(make_zip({"main.js": JS}), "b.zip").command == ["node", "main.js"]
-    assert check_package(make_zip({"bot.json": b'{"main": "src/bot.js"}', "src/bot.js": JS}), "b.zip").command == \
+    assert check_package(zip_of({"main.js": JS}), "b.zip").command == ["node", "main.js"]
+    assert check_package(zip_of({"bot.json": b'{"main": "src/bot.js"}', "src/bot.js": JS}), "b.zip").command == \
         ["node", "src/bot.js"]
-    package = check_package(make_zip({"bot.json": b'{"command": ["nodejs", "dist/bot.mjs", "--x"]}',
+    package = check_package(zip_of({"bot.json": b'{"command": ["nodejs", "dist/bot.mjs", "--x"]}',
                                       "dist/bot.mjs": JS}), "b.zip")
     assert package.command == ["node", "dist/bot.mjs", "--x"] and package.interpreter == "node"
 
 
 def test_own_executable_is_checked_and_stored_executable(tmp_path):
-    package = check_package(make_zip({"bot.json": b'{"command": ["./bin/bot", "--depth", "3"]}', "bin/bot": elf(),
+    package = check_package(zip_of({"bot.json": b'{"command": ["./bin/bot", "--depth", "3"]}', "bin/bot": elf(),
                                       "data.txt": b"x"}), "b.zip")
     assert package.command == ["./bin/bot", "--depth", "3"] and package.entry == "bin/bot"
     assert package.interpreter is None
@@ -228,5 +221,5 @@ def test_own_executable_is_checked_and_stored_executable(tmp_path):
     (b"#!/bin/sh\necho hi\n", "is a script"),
 ])
 def test_executables_the_workers_cannot_run_are_refused(binary, expected):
-    message = refused(make_zip({"bot.json": b'{"command": ["./bot"]}', "bot": binary}), "b.zip")
+    message = refused(zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": binary}), "b.zip")
     assert expected in message and "bot" in message
