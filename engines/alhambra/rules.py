@@ -35,11 +35,14 @@ PASS: Action = {"type": "pass"}
 class SeatCache:
     """Derived facts about one Alhambra, rebuilt lazily after it changes."""
 
-    __slots__ = ("frontier_map", "frontier", "removable", "swap_cells", "longest_wall")
+    __slots__ = ("frontier_map", "sides_map", "frontier", "frontier_xy", "removable", "swap_cells", "longest_wall")
 
     def __init__(self) -> None:
         self.frontier_map: dict[int, tuple[int, int]] | None = None
+        #: occupied cell -> (occupied, walled) masks of its neighbours (kept up to date like the frontier)
+        self.sides_map: dict[int, tuple[int, int]] | None = None
         self.frontier: list[tuple[int, int, int]] | None = None
+        self.frontier_xy: list[tuple[int, int, int, int]] | None = None  # (x, y, occupied, walled)
         self.removable: list[int] | None = None
         self.swap_cells: list[tuple[int, int, int]] | None = None
         self.longest_wall: int | None = None
@@ -53,7 +56,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache",
+        "awards", "cache", "listed",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -71,6 +74,24 @@ class AlhambraState:
         if old.frontier_map is not None:
             geo.update_frontier(self.alhambras[seat], old.frontier_map, c)
             fresh.frontier_map = old.frontier_map
+        if old.sides_map is not None:
+            geo.update_sides(self.alhambras[seat], old.sides_map, c)
+            fresh.sides_map = old.sides_map
+
+    def sides(self, seat: int) -> dict[int, tuple[int, int]]:
+        """Occupied cell -> (occupied, walled) neighbour masks of a seat's Alhambra."""
+        cache = self.seat_cache(seat)
+        if cache.sides_map is None:
+            cache.sides_map = geo.sides_map(self.alhambras[seat])
+        return cache.sides_map
+
+    def front_xy(self, seat: int) -> list[tuple[int, int, int, int]]:
+        """``front`` as (x, y, occupied, walled), in the same order."""
+        cache = self.seat_cache(seat)
+        if cache.frontier_xy is None:
+            xy = geo.xy
+            cache.frontier_xy = [xy(c) + (occ, req) for c, occ, req in self.front(seat)]
+        return cache.frontier_xy
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
@@ -147,6 +168,7 @@ class Alhambra(Game):
         s.game_end = False
         s.ended_by = None
         s.awards = []
+        s.listed = None
         return s
 
     def clone(self, state: AlhambraState) -> AlhambraState:
@@ -173,6 +195,7 @@ class Alhambra(Game):
         s.game_end, s.ended_by = state.game_end, state.ended_by
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
+        s.listed = None
         return s
 
     # -------------------------------------------------------------------------------- turn order
@@ -188,7 +211,10 @@ class Alhambra(Game):
     def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
         if seat != self.to_move(state):
             return []
-        return self._legal(state, seat)
+        acts = self._legal(state, seat)
+        # apply() accepts these very objects without checking them again (until the state changes)
+        state.listed = (seat, acts)
+        return acts
 
     def _legal(self, s: AlhambraState, seat: int) -> list[Action]:
         phase = s.phase
@@ -197,30 +223,33 @@ class Alhambra(Game):
         if phase is FINAL_PLACEMENT:
             return self._place_actions(s, seat, s.awards[0][1], False)
         acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
-        by_currency: list[list[int]] = [[], [], [], []]
-        for c in reversed(s.hands[seat]):  # the hand is sorted by id: values come out descending
-            by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-        market = s.market
-        for i in range(4):
-            tile = market[i]
-            if tile is None:
-                continue
-            slot = i + 1
-            values = by_currency[SLOT_CURRENCY[slot]]
-            price = TILE_PRICE[tile]
-            if sum(values) < price:
-                continue
-            for pay in payments(values, price, s.all_payments):
-                acts.append({"type": "buy", "slot": slot, "pay": pay})
+        hand = s.hands[seat]
+        if hand:
+            by_currency: list[list[int]] = [[], [], [], []]
+            for c in reversed(hand):  # the hand is sorted by id: values come out descending
+                by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+            every = s.all_payments
+            slot = 0
+            for tile in s.market:
+                slot += 1
+                if tile is None:
+                    continue
+                values = by_currency[SLOT_CURRENCY[slot]]
+                if not values:
+                    continue
+                price = TILE_PRICE[tile]
+                if sum(values) < price:
+                    continue
+                for pay in _payment_sets(values, price, every):
+                    acts.append({"type": "buy", "slot": slot, "pay": list(pay)})
         reserve = s.reserves[seat]
         if reserve:
             distinct = _distinct(reserve)
-            front = s.front(seat)
+            front = s.front_xy(seat)
             for tile in distinct:
                 walls = TILE_WALLS[tile]
-                for c, occ, req in front:
+                for x, y, occ, req in front:
                     if (walls & occ) == req and occ & ~walls:
-                        x, y = geo.xy(c)
                         acts.append({"type": "redesign_place", "tile": tile, "x": x, "y": y})
         alhambra = s.alhambras[seat]
         if len(alhambra) > 1:
@@ -230,8 +259,9 @@ class Alhambra(Game):
             if reserve:
                 cells = cache.swap_cells
                 if cells is None:
+                    sides = s.sides(seat)
                     cells = cache.swap_cells = [
-                        (alhambra[c],) + geo.sides(alhambra, c) for c in sorted(alhambra) if c != geo.ORIGIN
+                        (alhambra[c],) + sides[c] for c in sorted(sides) if c != geo.ORIGIN
                     ]
                 for tile in distinct:
                     walls = TILE_WALLS[tile]
@@ -248,16 +278,21 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
+        takes = _TAKES_MEMO.get(tuple(money_market))
+        if takes is None:
+            takes = [[money_market[i] for i in pick] for pick in _picks(money_market)]
+            if len(_TAKES_MEMO) > 200_000:
+                _TAKES_MEMO.clear()
+            _TAKES_MEMO[tuple(money_market)] = takes
+        return [{"type": "take_money", "cards": list(cards)} for cards in takes]
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        front = s.front(seat)
+        front = s.front_xy(seat)
         acts: list[Action] = []
         for tile in tiles:
             walls = TILE_WALLS[tile]
-            for c, occ, req in front:
+            for x, y, occ, req in front:
                 if (walls & occ) == req and occ & ~walls:
-                    x, y = geo.xy(c)
                     acts.append({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y})
             acts.append({"type": "place", "tile": tile, "to": "reserve"})
             if dirk:
@@ -271,8 +306,10 @@ class Alhambra(Game):
             raise IllegalAction("§5.3 end of game", "the game is over")
         if seat != self.to_move(s):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
-        if not self._is_legal(s, seat, action):
-            raise self._refusal(s, seat, action)
+        listed, s.listed = s.listed, None
+        if listed is None or listed[0] != seat or not any(a is action for a in listed[1]):
+            if not self._is_legal(s, seat, action):
+                raise self._refusal(s, seat, action)
         kind = action["type"]
         if kind == "take_money":
             return self._take_money(s, seat, action["cards"])
@@ -548,7 +585,7 @@ class Alhambra(Game):
         cache = s.seat_cache(seat)
         if cache.removable is None:
             alhambra = s.alhambras[seat]
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra)]
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, s.sides(seat))]
         return cache.removable
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
@@ -692,6 +729,7 @@ def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
 
 # ---------------------------------------------------------------------------------- helpers
 _TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+_TAKES_MEMO: dict[tuple[int, ...], list[list[int]]] = {}  # money market -> the cards of each take
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
 
