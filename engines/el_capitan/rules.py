@@ -417,7 +417,7 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one", "reach")
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
@@ -426,8 +426,8 @@ class _Finisher:
         cached = st.need_cache
         if cached is None or cached[0] != p:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            cached = st.need_cache = (p, need, min(need))
-        self.need, self.min_need = cached[1], cached[2]
+            cached = st.need_cache = (p, need, min(need), {})
+        self.need, self.min_need, self.reach = cached[1], cached[2], cached[3]
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
         self.one: dict[int, tuple[list, list]] = {}
@@ -437,20 +437,30 @@ class _Finisher:
         (price + need, card), with distinct cards, so that one excluded card leaves an answer."""
         got = self.one.get(loc)
         if got is None:
-            need, lp = self.need, loc + 2
+            lp = loc + 2
+            reach = self.reach
             hb, db = [], []
             for k in self.hand:
-                m = min((need[b] for b in MOVES[k][lp]), default=INF)
+                m = reach.get(k * 16 + lp)
+                if m is None:
+                    m = reach[k * 16 + lp] = self._least_need(k, lp)
                 if m < INF:
                     hb.append((m, k))
             for k in self.disp:
-                m = min((need[b] for b in MOVES[k][lp]), default=INF)
+                m = reach.get(k * 16 + lp)
+                if m is None:
+                    m = reach[k * 16 + lp] = self._least_need(k, lp)
                 if m < INF:
                     db.append((m + CARD_PRICE[k], k))
             hb.sort()
             db.sort()
             got = self.one[loc] = (hb[:2], db[:2])
         return got
+
+    def _least_need(self, k: int, lp: int) -> int:
+        """The least need among the cities card k takes the ship to from location ``lp - 2``."""
+        need = self.need
+        return min((need[b] for b in MOVES[k][lp]), default=INF)
 
     def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
@@ -594,10 +604,16 @@ class ElCapitan(Game):
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
         owners = st.loan_owner
-        if (money < MIN_PRICE and loc < 0 and -1 not in owners
-                and not any(code >> 1 == p for pic in st.pictured for code in pic)):
-            # broke at the bank with no loan card left and nothing to reopen (§6.4)
-            return [{"type": "pass"}]
+        if money < MIN_PRICE and not any(code >> 1 == p for pic in st.pictured for code in pic):
+            # Every main action but reopening costs >= MIN_PRICE and nothing is there to reopen, so
+            # no buy, sail or main action can be played: only a loan, else pass (§6.4). The same
+            # list as the full path below gives (the commonest case of a random game's late turns).
+            if not st.first_turn[p] and not st.carded:
+                if -1 in owners[:18]:
+                    acts.append({"type": "loan", "size": "small"})
+                if -1 in owners[18:]:
+                    acts.append({"type": "loan", "size": "large"})
+            return acts or [{"type": "pass"}]
         hand = st.hand[p]
         cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
         if (not cands and not hand) or (money < MIN_PRICE and not any(
