@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="one per seat: built-in bot names or paths to bots (.py, .js, .zip, folder), e.g. "
                          "./v2.py ./v1.py heuristic")
     vs.add_argument("--games", type=int, default=1000, help="matches to play (seats rotate every match)")
-    vs.add_argument("--seed", type=int, default=0, help="match g is played with seed SEED+g")
+    vs.add_argument("--seed", type=int, default=0,
+                    help="match g is played with seed SEED+g (--duplicate: series s with seed SEED+s)")
     vs.add_argument("--jobs", "-j", type=int, default=1, help="matches played in parallel (processes)")
     vs.add_argument("--options", type=_json_arg, default={})
     vs.add_argument("--trusted", action="store_true",
@@ -56,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     vs.add_argument("--max-faults", type=int, default=3)
     vs.add_argument("--move-ms", type=int, default=2000, help="wall-clock limit per decision of a bot program")
     vs.add_argument("--match-ms", type=int, default=120_000, help="time bank per bot program for the match")
+    vs.add_argument("--duplicate", action="store_true",
+                    help="duplicate series: each seed is played once per seat rotation (len(--bots) games, the same "
+                         "deals), so the luck of the deal cancels; --games must be a multiple of len(--bots)")
     vs.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
     rep = sub.add_parser("replay", help="replay a match log and check its outcome")
@@ -197,10 +201,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_versus(args: argparse.Namespace) -> int:
-    from engines.versus import check_specs, format_report, versus
+    from engines.versus import check_specs, format_report, schedule, versus
 
     if args.games < 1 or args.jobs < 1:
         print("error: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        schedule(len(args.bots), args.games, args.seed, args.duplicate)
+    except ValueError as exc:
+        print(f"error: --duplicate: {exc}", file=sys.stderr)
         return 2
     try:
         check_specs(args.game, args.bots)
@@ -209,7 +218,8 @@ def cmd_versus(args: argparse.Namespace) -> int:
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2
     result = versus(args.game, args.bots, args.games, args.seed, args.options, jobs=args.jobs, trusted=args.trusted,
-                    move_ms=args.move_ms, match_ms=args.match_ms, max_faults=args.max_faults)
+                    move_ms=args.move_ms, match_ms=args.match_ms, max_faults=args.max_faults,
+                    duplicate=args.duplicate)
     print(json.dumps(result) if args.json else format_report(result))
     return 0
 

@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
+from engines.fields import Field
+
 Action = dict[str, Any]
 Event = dict[str, Any]
 Observation = dict[str, Any]
@@ -192,6 +194,15 @@ class Game(ABC):
     rated_presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     #: name -> the player counts a preset allows; a preset missing here allows every count the game has.
     rated_preset_players: ClassVar[dict[str, tuple[int, ...]]] = {}
+    #: every field of ``observe(state, seat)``, of the legal actions and of ``tables()``, declared once
+    #: (``engines.fields``); the generated docs list them and a test checks them against playouts.
+    observation_fields: ClassVar[tuple[Field, ...]] = ()
+    action_fields: ClassVar[tuple[Field, ...]] = ()
+    table_fields: ClassVar[tuple[Field, ...]] = ()
+    #: (num_players, options) set-ups whose seeded playouts reach every declared field.
+    field_samples: ClassVar[tuple[tuple[int, dict[str, Any] | None], ...]] = ()
+    #: the rules in brief, markdown with the rules' section numbers (for the generated docs).
+    rules_brief: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -231,6 +242,11 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> Outcome:
         """Ranks and scores of every seat; only valid once ``to_move`` is None."""
+
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Static tables (cards, tiles, board) a bot needs to read its observations, sent once in the
+        protocol's ``start`` message; ``options`` are the checked options of the match."""
+        return {}
 
     # --- shared helpers -----------------------------------------------------------------------
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:

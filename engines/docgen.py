@@ -13,9 +13,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from functools import cache
+from typing import Any, Callable, Sequence
 
 from engines.core import Game, Option
+from engines.fields import Checker, Field, check_game
 from engines.games import GAME_IDS, available_games, get_game
 from engines.protocol import example_exchange, render_exchange
 
@@ -73,7 +75,140 @@ def presets_section(game: Game) -> str:
             "| preset | players | options |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n")
 
 
-GAME_SECTIONS: list[Callable[[Game], str]] = [options_section, presets_section]
+def rules_section(game: Game) -> str:
+    """The rules in brief, with the rules file's section numbers (``Game.rules_brief``)."""
+    if not game.rules_brief:
+        return ""
+    return ("## The rules in brief\n\n"
+            f"A summary for bot authors; § numbers are the sections of the full rules ({game.id}.md), which the "
+            "engine implements exactly. The engine refuses an illegal action naming the rule it breaks.\n\n"
+            + game.rules_brief)
+
+
+@cache
+def _checked(game_id: str) -> tuple[Checker, Checker, Checker]:
+    """The field checkers after one seeded playout of every sample set-up: the examples of the docs."""
+    return check_game(get_game(game_id), seeds=1)
+
+
+EXAMPLE_WIDTH = 60
+
+
+def _example(spec: Field, checker: Checker) -> str:
+    if spec.has_example:
+        value = spec.example
+    elif spec.path in checker.examples:
+        value = checker.examples[spec.path]
+    elif spec.path in checker.seen:
+        value = None
+    else:
+        return ""
+    text = _json(value)
+    if len(text) > EXAMPLE_WIDTH:
+        text = text[:EXAMPLE_WIDTH - 1] + "…"
+    return f"`{_cell(text)}`"
+
+
+def _type(spec: Field) -> str:
+    names = {"map": "object (map)", "number": "number", "str": "string", "bool": "boolean", "int": "integer",
+             "list": "list", "object": "object"}
+    text = " or ".join(names[t] for t in spec.types)
+    if spec.nullable:
+        text += " or null"
+    if spec.optional:
+        text += ", may be absent"
+    return text
+
+
+def _field_rows(fields: Sequence[Field], checker: Checker, strip: str = "") -> str:
+    rows = [f"| `{spec.path[len(strip):] or spec.path}` | {_type(spec)} | {_cell(spec.doc)} | {_example(spec, checker)} |"
+            for spec in fields]
+    return "| field | type | meaning | example |\n| --- | --- | --- | --- |\n" + "\n".join(rows) + "\n"
+
+
+FIELD_PATHS = ("A path names where a field sits: `players[].coins` is the `coins` of every item of the list "
+               "`players`, `cities{}.sites` the `sites` of every value of the map `cities` (a map is an object "
+               "whose keys are data, such as ids). \"may be absent\": the key is left out when it does not "
+               "apply (the meaning says when). Examples come from a seeded game.")
+
+
+def observation_section(game: Game) -> str:
+    """Every observation field (``Game.observation_fields``) with its type, meaning and an example."""
+    if not game.observation_fields:
+        return ""
+    observations, _actions, _tables = _checked(game.id)
+    return ("## Observation\n\n"
+            "What `observe` gives your seat at each decision (the protocol's `act` message, `observation`). "
+            + FIELD_PATHS + "\n\n" + _field_rows(game.observation_fields, observations))
+
+
+def actions_section(game: Game) -> str:
+    """Every action type and its fields (``Game.action_fields``)."""
+    if not game.action_fields:
+        return ""
+    _observations, actions, _tables = _checked(game.id)
+    parts = ["## Actions\n\nEach legal action is an object with a `type` and the fields of that type; a bot "
+             "answers with the index of its choice in `legal_actions`, so it never builds one itself.\n"]
+    for spec in game.action_fields:
+        if "." in spec.path or spec.path.endswith(("[]", "{}")):
+            continue
+        own = [f for f in game.action_fields if f.path.startswith(spec.path + ".")]
+        parts.append(f"### `{spec.path}`\n\n{spec.doc[:1].upper()}{spec.doc[1:]}. "
+                     f"Example: {_example(spec, actions) or '(none)'}\n")
+        if own:
+            parts.append(_field_rows(own, actions, strip=spec.path + "."))
+    return "\n".join(parts)
+
+
+def _scalar(value: Any) -> str:
+    return _cell(value if isinstance(value, str) else _json(value))
+
+
+def _rows_of_objects(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _render_table(name: str, value: Any) -> list[str]:
+    """Markdown for one table: a list of objects as rows, an object as key/value rows (its lists of
+    objects and nested objects as tables of their own), anything else as JSON."""
+    if _rows_of_objects(value):
+        columns = list(dict.fromkeys(k for row in value for k in row))
+        lines = [f"#### `{name}`\n", "| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+        lines += ["| " + " | ".join(_scalar(row[c]) if c in row else "" for c in columns) + " |" for row in value]
+        return lines + [""]
+    if isinstance(value, dict) and value:
+        nested = {k: v for k, v in value.items() if _rows_of_objects(v)
+                  or (isinstance(v, dict) and any(isinstance(x, (dict, list)) for x in v.values()))}
+        flat = {k: v for k, v in value.items() if k not in nested}
+        out: list[str] = []
+        if flat:
+            out += [f"#### `{name}`\n", "| key | value |", "| --- | --- |"]
+            out += [f"| `{k}` | {_scalar(v)} |" for k, v in flat.items()] + [""]
+        for key, part in nested.items():
+            out += _render_table(f"{name}.{key}", part)
+        return out
+    return [f"#### `{name}`\n", f"`{_scalar(value)}`", ""]
+
+
+def tables_section(game: Game) -> str:
+    """The static tables of ``start`` (``Game.tables``): their fields, then their content."""
+    if not game.table_fields:
+        return ""
+    _observations, _actions, tables = _checked(game.id)
+    players = max(game.min_players, min(game.max_players, 3))
+    content = game.tables(players, game.options(None))
+    lines = ["## Tables\n",
+             "Static tables a bot needs to read its observations, sent once in the protocol's `start` message "
+             "(`tables`) and kept by the SDKs: `arena_bot.match.tables` in Python, `arena.match.tables` in "
+             "JavaScript.\n", _field_rows(game.table_fields, tables),
+             f"### Content ({players} players, default options)\n"]
+    for name, value in content.items():
+        lines += _render_table(name, value)
+    return "\n".join(lines)
+
+
+GAME_SECTIONS: list[Callable[[Game], str]] = [rules_section, observation_section, actions_section, tables_section,
+                                              options_section, presets_section]
 
 
 def game_page(game: Game) -> str:
@@ -81,7 +216,7 @@ def game_page(game: Game) -> str:
     head = (f"# {game.name}\n\n"
             f"Game id `{game.id}`, {game.min_players}-{game.max_players} players. Generated from the engine by "
             f"`{COMMAND}`: do not edit by hand.\n")
-    return "\n".join([head, *(section(game) for section in GAME_SECTIONS)])
+    return "\n".join([head, *(text for section in GAME_SECTIONS if (text := section(game)))])
 
 
 def examples_markdown(decisions: int = 1, skip: int = 3, seed: int = 1) -> str:
@@ -95,8 +230,12 @@ def examples_markdown(decisions: int = 1, skip: int = 3, seed: int = 1) -> str:
         game = get_game(game_id)
         lines = example_exchange(game_id, seed=seed, decisions=decisions, skip=skip)
         players = lines[0][1]["num_players"]
+        start = dict(lines[0][1])
+        start["tables"] = {name: "…" for name in start["tables"]}
+        lines[0] = (lines[0][0], start)
         parts.append(f"### {game_id} ({game.name})\n\nSeat 0 of a {players}-player game (seed {seed}); its "
-                     f"{skip + 1}th decision is shown; each line is exactly as sent.\n\n"
+                     f"{skip + 1}th decision is shown; each line is exactly as sent, except that the tables "
+                     f"of `start` are listed on [the game's page](games/{game_id}.md#tables).\n\n"
                      + render_exchange(lines, width=1_000_000))
     return "\n".join(parts)
 

@@ -5,7 +5,7 @@ answers ``start`` and ``act`` with exactly one JSON object per line on its stdou
 on stdout (diagnostics go to stderr). ``end`` has no answer: the bot exits.
 
     host -> bot  {"type": "start", "protocol": 1, "game": ..., "seat": ..., "num_players": ...,
-                  "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}}
+                  "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}, "tables": {...}}
     bot -> host  {"ready": true, "protocol": 1}
     host -> bot  {"type": "act", "move": n, "observation": {...}, "legal_actions": [...],
                   "time_left_ms": t}
@@ -65,10 +65,24 @@ _ORJSON_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE) if orjso
 
 def start_message(game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
                   move_ms: int | None = None, match_ms: int | None = None) -> dict[str, Any]:
-    """The first message of a match, sent once (again after a restart of a crashed bot)."""
+    """The first message of a match, sent once (again after a restart of a crashed bot).
+
+    ``tables`` are the game's static tables (cards, tiles, board: ``Game.tables``), sent here once
+    so that observations can name cards by id.
+    """
     return {"type": "start", "protocol": PROTOCOL_VERSION, "game": game_id, "seat": seat,
             "num_players": num_players, "options": dict(options),
-            "limits": {"move_ms": move_ms, "match_ms": match_ms}}
+            "limits": {"move_ms": move_ms, "match_ms": match_ms},
+            "tables": game_tables(game_id, num_players, options)}
+
+
+def game_tables(game_id: str, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The static tables of a game for ``start`` ({} for an id that is no registered game)."""
+    from engines.games import GAME_IDS, get_game
+
+    if game_id not in GAME_IDS:
+        return {}
+    return get_game(game_id).tables(num_players, options)
 
 
 def act_message(observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None,

@@ -18,12 +18,18 @@ def leaderboard(game: str, ruleset: str = STANDARD) -> QuerySet[Rating]:
     )
 
 
-def rating_history(rating: Rating) -> list[dict]:
-    """The rating after each of its matches, in the order they were applied."""
+def rating_history(rating: Rating, last: int | None = None) -> list[dict]:
+    """The rating after each of its matches, in the order they were applied (``last``: only the latest
+    that many, a bounded read however long the history)."""
+    changes = RatingChange.objects.filter(rating=rating)
+    if last is not None:
+        changes = reversed(list(changes.order_by("-sequence")[:last]))
+    else:
+        changes = changes.order_by("sequence")
     return [
         {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after, "sigma": c.sigma_after,
          "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
-        for c in RatingChange.objects.filter(rating=rating).order_by("sequence")
+        for c in changes
     ]
 
 

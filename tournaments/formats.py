@@ -25,6 +25,29 @@ def round_robin(num_bots: int, seats: int, games_per_pairing: int) -> list[tuple
     return orders
 
 
+def duplicate_round_robin(num_bots: int, seats: int, series_per_pairing: int) -> list[tuple[tuple[int, ...], int]]:
+    """A duplicate round robin: every ``seats``-subset of the bots plays ``series_per_pairing`` series, a
+    series being one match per rotation of the subset, all on one seed (the same deals: luck cancels).
+
+    Returns (seat order, series number) per match, series numbered from 0 over the whole tournament, the
+    matches of a series consecutive."""
+    if seats < 1 or num_bots < seats:
+        raise ValueError(f"a round robin of {seats}-seat matches needs at least {seats} bots, got {num_bots}")
+    if series_per_pairing < 1:
+        raise ValueError("series per pairing must be at least 1")
+    games, number = [], 0
+    for group in combinations(range(num_bots), seats):
+        for _ in range(series_per_pairing):
+            games.extend((order, number) for order in rotation_series(group))
+            number += 1
+    return games
+
+
+def rotation_series(table: Sequence) -> list[tuple]:
+    """One duplicate series of a table: its seat order rotated once per seat (everyone sits everywhere once)."""
+    return [_rotate(table, r) for r in range(len(table))]
+
+
 def rotated_games(group: Sequence[int], games: int, seat_count: list[list[int]]) -> list[tuple[int, ...]]:
     """Seat orders of ``games`` matches of one group, rotations spread so that no bot keeps a seat.
 

@@ -30,6 +30,8 @@ class Tournament(models.Model):
     plan = models.JSONField(default=dict, blank=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=0)
+    # Duplicate (round robin): each pairing's games are series, one game per seat rotation on one seed.
+    duplicate = models.BooleanField(default=False)
     # Rated: organised by the platform or staff under a rated ruleset; its matches move the public
     # ratings. Every other tournament is friendly: played, logged and shown, never rated.
     rated = models.BooleanField(default=False, db_index=True)
@@ -85,6 +87,9 @@ class Match(models.Model):
     seed = models.BigIntegerField()
     round = models.PositiveIntegerField(default=1)
     group = models.PositiveIntegerField(default=0)  # which group of its round (Swiss, knockout)
+    # Duplicate series (of a duplicate tournament, or a regression gate): the matches of one series share
+    # their seed and rotate the seats. None: not part of a series.
+    series = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     lease_token = models.CharField(max_length=36, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
@@ -129,6 +134,8 @@ class MatchSeat(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
+        # A bot's matches, newest first (its page, /api/bots/{id}/matches/): an index range, not a sort.
+        indexes = [models.Index(fields=["bot_version", "-match"], name="seat_version_newest_match")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from engines.versus import score_series
 from ratings.selectors import STANDARD, ratings_of
 from tournaments.models import Match, MatchSeat, Tournament
 
@@ -28,6 +29,7 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
 
     ``games``: rated games of the version under that ruleset, in all tournaments (what its rating rests on);
     ``matches``, ``wins``, ``average_place``: its finished matches in this tournament (place 1 = first).
+    A duplicate tournament adds ``series`` (complete series played) and ``series_won`` (see tournament_series).
     """
     rows = []
     entries = list(tournament.entry_set.select_related("bot_version__bot__owner"))
@@ -48,8 +50,39 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             "wins": sum(1 for r in ranks if r == 0),
             "average_place": (sum(ranks) / len(ranks) + 1) if ranks else None,  # seat ranks are 0-based
         })
+    if tournament.duplicate:
+        complete = tournament_series(tournament)
+        for row in rows:
+            mine = [r for s in complete for r in s["bots"] if r["bot_version"] == row["bot_version"].pk]
+            row["series"] = len(mine)
+            row["series_won"] = sum(1 for r in mine if r["won"])
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows
+
+
+def tournament_series(tournament: Tournament) -> list[dict]:
+    """The complete series of a duplicate tournament (every rotation finished), in order: per series its
+    number, seed and ``bots``: per bot version (best first) its id, label, places (1 = first, in rotation
+    order), their sum and average, and whether it won the series (the best average place; a tie shares it)."""
+    if not tournament.duplicate:
+        return []
+    seats = (MatchSeat.objects.filter(match__tournament=tournament, match__status=Match.Status.FINISHED,
+                                      match__series__isnull=False)
+             .order_by("match__series", "match_id", "seat")
+             .values_list("match__series", "match__seed", "match_id", "bot_version_id", "rank"))
+    by_series: dict[int, dict] = {}
+    for number, seed, match_id, version, rank in seats:
+        series = by_series.setdefault(number, {"series": number, "seed": seed, "matches": set(), "places": {}})
+        series["matches"].add(match_id)
+        series["places"].setdefault(version, []).append(rank + 1)  # ranks are 0-based
+    labels = {e.bot_version_id: e.bot_version.label for e in tournament.entry_set.select_related("bot_version__bot__owner")}
+    complete = []
+    for s in by_series.values():
+        if len(s["matches"]) == tournament.seats_per_match:
+            rows = [{"bot_version": v, "label": labels.get(v, ""), **row} for v, row in score_series(s["places"]).items()]
+            rows.sort(key=lambda r: (r["average_place"], r["label"]))
+            complete.append({"series": s["series"], "seed": s["seed"], "bots": rows})
+    return complete
 
 
 def matches_of(tournament: Tournament) -> QuerySet[Match]:

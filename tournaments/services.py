@@ -45,13 +45,15 @@ FORMATS = [f.value for f in Tournament.Format]
 def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion], seats: int,
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
                       format: str = Tournament.Format.ROUND_ROBIN, rounds: int = 0, max_matches: int = 0,
-                      created_by=None, rated: bool = False) -> Tournament:
+                      created_by=None, rated: bool = False, duplicate: bool = False) -> Tournament:
     """Create a tournament and its first matches; they are enqueued once the transaction commits.
 
     round_robin: every ``seats``-group of bots plays ``games_per_pairing`` matches, all at once.
     swiss: ``rounds`` rounds (0: enough to separate the field); each round groups bots of similar standing.
     knockout: groups of ``seats`` bots; each group's best (most seats beaten over its matches) advances.
     ladder: continuous; the matchmaker keeps a few matches going, ``max_matches`` in all (0: until stopped).
+    ``duplicate`` (round robin only): each group's ``games_per_pairing`` games (a multiple of ``seats``) are
+    series of one game per seat rotation on one seed, so the luck of the deal cancels.
 
     ``created_by`` None is the platform itself (management commands, the demo). The platform and staff
     may organise ``rated`` tournaments (under one of the game's rated rulesets), enter any valid bot,
@@ -89,6 +91,11 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
         raise TournamentError(f"a tournament of {seats}-seat matches needs at least {seats} bots, got {len(bot_versions)}")
     if games_per_pairing < 1:
         raise TournamentError("games per pairing must be at least 1")
+    if duplicate and format != Tournament.Format.ROUND_ROBIN:
+        raise TournamentError("duplicate series are played in a round robin only")
+    if duplicate and games_per_pairing % seats:
+        raise TournamentError(f"a duplicate round robin plays whole series of {seats} games (one per seat rotation): "
+                              f"games per pairing must be a multiple of {seats}, not {games_per_pairing}")
     if format == Tournament.Format.SWISS and rounds == 0:
         rounds = max(1, math.ceil(math.log(len(bot_versions), seats)) + 1)
     planned = formats.planned_matches(format, len(bot_versions), seats, games_per_pairing, rounds, max_matches,
@@ -98,9 +105,13 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     tournament = Tournament.objects.create(
         name=name, game=game, format=format, seats_per_match=seats, games_per_pairing=games_per_pairing,
         options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by,
-        rated=rated, ruleset=ruleset, planned_matches=planned)
+        rated=rated, ruleset=ruleset, planned_matches=planned, duplicate=duplicate)
     Entry.objects.bulk_create([Entry(tournament=tournament, bot_version=v) for v in bot_versions])
-    if format == Tournament.Format.ROUND_ROBIN:
+    if duplicate:
+        games = formats.duplicate_round_robin(len(bot_versions), seats, games_per_pairing // seats)
+        _create_matches(tournament, [[ids[i] for i in order] for order, _ in games], round=1,
+                        groups=[0] * len(games), series=[number for _, number in games])
+    elif format == Tournament.Format.ROUND_ROBIN:
         orders = formats.round_robin(len(bot_versions), seats, games_per_pairing)
         _create_matches(tournament, [[ids[i] for i in order] for order in orders], round=1, groups=[0] * len(orders))
     else:
@@ -133,12 +144,15 @@ def _check_caps(organiser, format: str, planned: int) -> None:
                               f"add {planned:,}; the limit is {limit:,}: wait for them, or stop one")
 
 
-def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int]) -> list[int]:
-    """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits."""
+def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int],
+                    series: list[int] | None = None) -> list[int]:
+    """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits.
+    With ``series`` (duplicate), the matches of one series share its seed."""
     first = tournament.matches.count()
     matches = Match.objects.bulk_create([
         Match(tournament=tournament, game=tournament.game, options=tournament.options,
-              seed=tournament.seed * 1_000_003 + first + i, round=round, group=group)
+              seed=tournament.seed * 1_000_003 + (series[i] if series else first + i), round=round, group=group,
+              series=series[i] if series else None)
         for i, group in enumerate(groups)
     ])
     if matches and matches[0].pk is None:  # backends that do not return ids from bulk_create

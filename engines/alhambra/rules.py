@@ -20,6 +20,7 @@ import random
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
+from engines.alhambra import fields as F
 from engines.alhambra.data import (
     ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
     DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES, POINTS,
@@ -116,6 +117,11 @@ class Alhambra(Game):
     name = "Alhambra"
     min_players = 2
     max_players = 6
+    observation_fields = F.OBSERVATION_FIELDS
+    action_fields = F.ACTION_FIELDS
+    table_fields = F.TABLE_FIELDS
+    field_samples = F.FIELD_SAMPLES
+    rules_brief = F.RULES_BRIEF
     option_specs = (
         Option("max_turns", MAX_TURNS, "int", "[HOUSE] turns (over all seats) after which the game ends "
                "as in §5.3; a normal game takes 60-150", minimum=1, maximum=MAX_TURNS_LIMIT),
@@ -628,6 +634,10 @@ class Alhambra(Game):
                              "reachability from the fountain, no holes)")
 
     # ------------------------------------------------------------------------------ views
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Tiles, money cards, slot currencies and points (§2), sent once in ``start``."""
+        return F.tables(num_players, options)
+
     def observe(self, state: AlhambraState, seat: int | None) -> Observation:
         s = state
         players = []

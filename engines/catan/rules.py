@@ -10,6 +10,7 @@ import random
 from typing import Any, Mapping
 
 from engines.catan import data as D
+from engines.catan import fields as F
 from engines.core import BadOptions, Game, IllegalAction, Option, Outcome, ranks_from_keys
 
 RES = D.RESOURCES
@@ -202,6 +203,11 @@ class Catan(Game):
     name = "Catan"
     min_players = 2
     max_players = 6
+    observation_fields = F.OBSERVATION_FIELDS
+    action_fields = F.ACTION_FIELDS
+    table_fields = F.TABLE_FIELDS
+    field_samples = F.FIELD_SAMPLES
+    rules_brief = F.RULES_BRIEF
     option_specs = (
         Option("allow_two_players", False, "bool", "[HOUSE] allow 2 players (rules unchanged; for testing only)"),
         Option("board", "variable", "choice", "variable board, or the beginner board (3-4 players) (§3)",
@@ -1533,6 +1539,10 @@ class Catan(Game):
                 self._bf_draw(st, seat, 3, events)
 
     # ------------------------------------------------------------------ observation & outcome
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The board geometry, costs, the development deck and the pips (§2), sent once in ``start``."""
+        return F.tables(num_players, options)
+
     def observe(self, state: CatanState, seat: int | None) -> dict[str, Any]:
         st = state
         board = st.board

@@ -13,6 +13,7 @@ import random
 from typing import Any, Mapping
 
 from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
+from engines.el_capitan import fields as F
 
 from . import data
 
@@ -505,6 +506,11 @@ class ElCapitan(Game):
     name = "El Capitán"
     min_players = 2
     max_players = 5
+    observation_fields = F.OBSERVATION_FIELDS
+    action_fields = F.ACTION_FIELDS
+    table_fields = F.TABLE_FIELDS
+    field_samples = F.FIELD_SAMPLES
+    rules_brief = F.RULES_BRIEF
     # No options. 2 players play with neutral warehouses (§6.2): a preset of their own.
     rated_presets = {"standard": {}, "two_players": {}}
     rated_preset_players = {"standard": (3, 4, 5), "two_players": (2,)}
@@ -1070,6 +1076,10 @@ class ElCapitan(Game):
         ev.append({"type": "phase_start", "phase": st.phase, "start_player": start})
 
     # --- observation and outcome --------------------------------------------------------------
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Sailing cards, cities, loans and the proliferation chart (§2), sent once in ``start``."""
+        return F.tables(num_players, options)
+
     def observe(self, state: ECState, seat: int | None) -> Observation:
         """The same public view for every seat (§7, §9.1): only the draw-pile order is hidden.
 

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from engines.core import (Action, BadOptions, Event, Game, IllegalAction, Observation, Option, Outcome,
                           ranks_from_keys)
 from engines.port_royal import data as D
+from engines.port_royal import fields as F
 
 DISCOVER, REPEL, TRADE, OVER = 0, 1, 2, 3
 STATE_NAMES = ("DISCOVER", "REPEL", "TRADE", "OVER")
@@ -70,6 +71,11 @@ class PortRoyal(Game):
     name = "Port Royal"
     min_players = 2
     max_players = 5
+    observation_fields = F.OBSERVATION_FIELDS
+    action_fields = F.ACTION_FIELDS
+    table_fields = F.TABLE_FIELDS
+    field_samples = F.FIELD_SAMPLES
+    rules_brief = F.RULES_BRIEF
     option_specs = (
         Option("end_condition", "standard", "choice", "the end is triggered by 12 IP, or by 12 IP and at "
                "least one expedition (§6)", choices=("standard", "expedition_required")),
@@ -594,6 +600,10 @@ class PortRoyal(Game):
                 return
 
     # --- views -------------------------------------------------------------------------------
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The card table (§2.6), sent once in ``start``."""
+        return F.tables(num_players, options)
+
     def observe(self, state: State, seat: int | None) -> Observation:
         """The public view (§7, §9): identical for every seat apart from ``you``."""
         st = state

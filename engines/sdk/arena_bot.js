@@ -12,7 +12,9 @@
  * `run` reads the host's messages (JSON lines on stdin) and answers them (JSON lines on stdout);
  * see docs/bot-protocol.md. Once the SDK is loaded, console.log (and info, debug) write to stderr,
  * your owner-only log, so debug output never corrupts the protocol. `arena.match` holds what `start`
- * said: game, seat, numPlayers, options, limits, and `timeLeftMs` of the current decision.
+ * said: game, seat, numPlayers, options, limits, tables (the game's static tables: cards, tiles,
+ * board, e.g. `arena.match.tables.cards`; docs/games/<game>.md lists them), and `timeLeftMs` of the
+ * current decision.
  *
  * Optional hooks: `run(act, {start: onStart, end: onEnd})`; `onStart(match)` is called once,
  * `onEnd(outcome)` with `{ranks: [...], scores: [...]}` (ranks are 0-based: 0 is first place).
@@ -35,6 +37,7 @@ class Match {
     this.numPlayers = message.num_players || 0;
     this.options = message.options || {};
     this.limits = message.limits || {};
+    this.tables = message.tables || {};
     this.timeLeftMs = null;
     this.move = 0;
   }

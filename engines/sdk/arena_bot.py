@@ -11,7 +11,9 @@
 see docs/bot-protocol.md. Once the SDK is imported by a bot the host runs (and in any case while
 ``run`` is active), ``print()`` goes to stderr (your owner-only log), so debug prints never
 corrupt the protocol. ``arena_bot.match`` holds what ``start`` said:
-game, seat, num_players, options, limits, and ``time_left_ms`` of the current decision.
+game, seat, num_players, options, limits, tables (the game's static tables: cards, tiles, board,
+e.g. ``arena_bot.match.tables["cards"]``; docs/games/<game>.md lists them), and ``time_left_ms``
+of the current decision.
 
 Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is called once,
 ``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (ranks are 0-based as in the protocol:
@@ -48,6 +50,8 @@ class Match:
         self.num_players: int = message.get("num_players", 0)
         self.options: dict[str, Any] = message.get("options") or {}
         self.limits: dict[str, Any] = message.get("limits") or {}
+        #: the game's static tables (cards, tiles, board), sent once in ``start``
+        self.tables: dict[str, Any] = message.get("tables") or {}
         self.time_left_ms: int | None = None
         self.move: int = 0
 

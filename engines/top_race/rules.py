@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from engines.core import (Action, BadOptions, Event, Game, IllegalAction, Observation, Option, Outcome,
                           ranks_from_keys)
 from engines.top_race import data as D
+from engines.top_race import fields as F
 from engines.top_race.data import CAR_INDEX, CARS, get_track
 
 AUCTION, OFFER, RACE, OVER = "auction", "offer_auction", "race", "over"
@@ -74,6 +75,11 @@ class TopRace(Game):
     name = "Top Race"
     min_players = 2
     max_players = 6
+    observation_fields = F.OBSERVATION_FIELDS
+    action_fields = F.ACTION_FIELDS
+    table_fields = F.TABLE_FIELDS
+    field_samples = F.FIELD_SAMPLES
+    rules_brief = F.RULES_BRIEF
     option_specs = (
         Option("races", None, "int", "races in a game; null: 3, or 1 with Shares (§6.5)",
                minimum=1, maximum=D.MAX_RACES, nullable=True),
@@ -910,6 +916,10 @@ class TopRace(Game):
         return Outcome(ranks_from_keys(keys), [float(c) for c in st.cash], {"races": st.results})
 
     # --- observation (§9, §7) -----------------------------------------------------------------------
+    def tables(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Tempo cards, prizes, the tip table and the tracks' space graphs (§2), sent once in ``start``."""
+        return F.tables(num_players, options)
+
     def observe(self, state: TopRaceState, seat: int | None) -> Observation:
         st = state
         tr = st.track

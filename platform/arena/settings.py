@@ -263,6 +263,9 @@ ARENA = {
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),
     "UPLOAD_MAX_BYTES": int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", 1_000_000)),
     "VALIDATION_MATCHES": int(os.environ.get("ARENA_VALIDATION_MATCHES", 2)),
+    # The regression gate: duplicate series (each one game per seat rotation) a new version plays against the
+    # bot's previous valid version and the built-ins during validation (0: no gate).
+    "REGRESSION_SERIES": int(os.environ.get("ARENA_REGRESSION_SERIES", 3)),
     # Work one player may queue (staff and the platform's own commands are not bound): matches in one
     # tournament, and matches still to play over all their running tournaments.
     "MAX_MATCHES_PER_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_TOURNAMENT", 1000)),

@@ -38,3 +38,11 @@ def bots_for_game(game: str) -> QuerySet[Bot]:
 
 def versions_of_owner(owner: Player) -> QuerySet[BotVersion]:
     return BotVersion.objects.filter(bot__owner=owner).select_related("bot").order_by("-created_at")
+
+
+def regression_results(versions, viewer) -> list[dict]:
+    """The regression gate's results of ``versions`` that have one, newest first, for their owner only
+    (like the rest of validation): each {"version", "result"}. Empty for anyone else."""
+    rows = [{"version": v, "result": v.regression} for v in versions
+            if v.regression and viewer is not None and viewer.is_authenticated and viewer.pk == v.bot.owner_id]
+    return sorted(rows, key=lambda row: -row["version"].number)

@@ -1,6 +1,8 @@
 """Server-rendered pages: leaderboards, tournaments, matches, bots, accounts."""
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,14 +14,16 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot, BotVersion
-from bots.selectors import versions_of_owner
+from bots.selectors import regression_results, versions_of_owner
 from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.models import Tournament
-from tournaments.selectors import matches_of, public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -69,7 +73,7 @@ def tournament_detail(request, pk: int):
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page,
+        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
     })
 
 
@@ -117,15 +121,32 @@ def match_log(request, pk: int):
     return response
 
 
+#: Rating-history charts on a bot's page: its newest versions' ratings, each over its latest matches.
+BOT_CHART_RATINGS, BOT_CHART_POINTS = 8, 200
+#: Seats of the bot per page of its recent matches.
+BOT_PAGE_SEATS = 20
+
+
 def bot_detail(request, pk: int):
+    """A bot: its versions and their ratings, rating history, recent matches with places (``?before=`` a
+    match id: older ones), faults linked to their move, and head-to-head against its frequent opponents."""
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     versions = list(bot.versions.prefetch_related("ratings").order_by("-number"))
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    recent = (visible_matches(request.user).filter(seats__bot_version__bot=bot).distinct()
-              .prefetch_related("seats__bot_version__bot__owner").order_by("-id")[:20])
+    before = request.GET.get("before")
+    if before is not None and not re.fullmatch(r"[0-9]{1,18}", before):
+        raise Http404("before must be a match id")
+    record = BotRecord(bot, request.user, version_ids=[v.pk for v in versions])
+    recent, older = record.recent_matches(before=None if before is None else int(before), limit=BOT_PAGE_SEATS)
+    rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
+    chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
-    return render(request, "web/bot.html", {"bot": bot, "versions": versions, "is_owner": is_owner,
-                                            "recent": recent, "settings_form": settings_form})
+    return render(request, "web/bot.html", {
+        "bot": bot, "versions": versions, "is_owner": is_owner, "settings_form": settings_form, "chart": chart,
+        "recent": recent, "older": older, "paged": before is not None,
+        "faults": record.faults(), "head_to_head": record.head_to_head(),
+        "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS,
+        "regression": regression_results(versions, request.user)})
 
 
 @login_required

@@ -13,21 +13,48 @@ def is_owner(context: dict, owner_id: int) -> bool:
     return bool(user is not None and user.is_authenticated and user.pk == owner_id)
 
 
+class RegressionSerializer(serializers.Serializer):
+    """The regression gate: the version against the bot's previous valid version (the baseline) in duplicate
+    series during validation. Places are 1-based; a negative difference: the new version places better."""
+
+    baseline = serializers.IntegerField(help_text="the baseline version's id")
+    baseline_number = serializers.IntegerField()
+    table = serializers.ListField(child=serializers.CharField(), help_text="the seats in their first order")
+    seats = serializers.IntegerField()
+    series = serializers.IntegerField(help_text="duplicate series: one seed, one game per seat rotation")
+    games = serializers.IntegerField()
+    matches = serializers.ListField(child=serializers.IntegerField(), help_text="the gate's validation matches")
+    average_place = serializers.FloatField()
+    baseline_average_place = serializers.FloatField()
+    difference = serializers.FloatField(help_text="average place minus the baseline's (negative: better)")
+    differences = serializers.ListField(child=serializers.FloatField(), help_text="the difference per series")
+    ci95 = serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=2, max_length=2,
+                                 help_text="95% confidence interval of the difference (Student's t over the "
+                                           "series); null under 2 series")
+    verdict = serializers.ChoiceField(choices=["better", "worse", "no clear difference"],
+                                      help_text="informational: a worse result does not block the version")
+
+
 class BotVersionSerializer(serializers.ModelSerializer):
     """A version of a bot. Its status (pending, valid, invalid) is public; why (the validation's findings,
-    which quote what the bot printed) and its package (file name, size, hash) are its owner's only:
-    ``null`` for everyone else."""
+    which quote what the bot printed), its regression gate and its package (file name, size, hash) are its
+    owner's only: ``null`` for everyone else."""
 
     label = serializers.CharField(read_only=True)
     status_detail = serializers.SerializerMethodField()
     original_name = serializers.SerializerMethodField()
     size = serializers.SerializerMethodField()
     sha256 = serializers.SerializerMethodField()
+    regression = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
         fields = ["id", "number", "label", "kind", "status", "status_detail", "original_name", "size", "sha256",
-                  "created_at"]
+                  "regression", "created_at"]
+
+    @extend_schema_field(RegressionSerializer(allow_null=True))
+    def get_regression(self, obj: BotVersion) -> dict | None:
+        return obj.regression if self._own(obj) else None
 
     def _own(self, obj: BotVersion) -> bool:
         return is_owner(self.context, obj.bot.owner_id)
@@ -81,11 +108,14 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    series = serializers.IntegerField(read_only=True, allow_null=True,
+                                      help_text="duplicate series (one seed, every seat rotation) the match belongs "
+                                                "to; null: none")
 
     class Meta:
         model = Match
-        fields = ["id", "tournament", "purpose", "game", "options", "seed", "status", "attempts", "num_moves",
-                  "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
+        fields = ["id", "tournament", "purpose", "game", "options", "seed", "series", "status", "attempts",
+                  "num_moves", "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
 
 
 class EntrySerializer(serializers.Serializer):
@@ -101,7 +131,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "seats_per_match", "games_per_pairing", "rounds", "max_matches",
-                  "planned_matches", "options", "seed", "rated", "ruleset", "rated_display", "status", "created_by",
+                  "planned_matches", "options", "seed", "duplicate", "rated", "ruleset", "rated_display", "status",
+                  "created_by",
                   "created_at", "finished_at", "entries", "plan"]
 
     @extend_schema_field(EntrySerializer(many=True))
@@ -125,6 +156,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
     rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset "
                                                               "of the game; every other tournament is friendly")
+    duplicate = serializers.BooleanField(default=False, help_text="round robin only: each pairing's games are "
+                                                                  "series of one game per seat rotation on one seed "
+                                                                  "(games_per_pairing a multiple of seats)")
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -206,11 +240,69 @@ class StandingSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     average_place = serializers.FloatField(allow_null=True, help_text="1 = first")
+    series = serializers.IntegerField(allow_null=True, help_text="duplicate: complete series played; else null")
+    series_won = serializers.IntegerField(allow_null=True, help_text="duplicate: series with the best average place "
+                                                                     "(shared on a tie); else null")
+
+
+class SeriesPlacesSerializer(serializers.Serializer):
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
+    places = serializers.ListField(child=serializers.IntegerField(), help_text="one per seat held, 1 = first")
+    place_sum = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    won = serializers.BooleanField()
+
+
+class SeriesSerializer(serializers.Serializer):
+    series = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    bots = SeriesPlacesSerializer(many=True)
 
 
 class TournamentDetailSerializer(TournamentSerializer):
     progress = ProgressSerializer(read_only=True)
     standings = StandingSerializer(many=True, read_only=True)
+    series = SeriesSerializer(many=True, read_only=True, help_text="duplicate: every complete series; else empty")
 
     class Meta(TournamentSerializer.Meta):
-        fields = [*TournamentSerializer.Meta.fields, "progress", "standings"]
+        fields = [*TournamentSerializer.Meta.fields, "progress", "standings", "series"]
+
+
+class OpponentSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    label = serializers.CharField(source="bot_version.label")
+    place = serializers.SerializerMethodField(help_text="1 = first; null until the match is finished")
+
+    def get_place(self, seat: MatchSeat) -> int | None:
+        return None if seat.rank is None else seat.rank + 1
+
+
+class BotMatchSerializer(serializers.Serializer):
+    """A seat of the bot in one of its matches (newest first), with the match and the other seats. Fault
+    counts are public; the faults' details are the owner's only (``null`` for everyone else)."""
+
+    match = serializers.IntegerField(source="match.pk")
+    tournament = serializers.IntegerField(source="match.tournament_id", allow_null=True)
+    purpose = serializers.CharField(source="match.purpose")
+    status = serializers.CharField(source="match.status")
+    rated = serializers.BooleanField(source="match.rated")
+    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
+    seat = serializers.IntegerField(source="seat.seat")
+    bot_version = serializers.IntegerField(source="seat.bot_version_id")
+    label = serializers.CharField(source="seat.bot_version.label")
+    place = serializers.IntegerField(allow_null=True, help_text="1 = first (a tie shares the better place); null "
+                                                                "until the match is finished")
+    faults = serializers.IntegerField(source="seat.faults")
+    forfeited = serializers.BooleanField(source="seat.forfeited")
+    fault_log = serializers.SerializerMethodField()
+    opponents = OpponentSeatSerializer(many=True)
+
+    def get_fault_log(self, row) -> list[dict] | None:
+        return row.seat.fault_log if is_owner(self.context, row.seat.bot_version.bot.owner_id) else None
+
+
+class BotMatchPageSerializer(serializers.Serializer):
+    next = serializers.URLField(allow_null=True, help_text="the page of older matches; null on the last page")
+    results = BotMatchSerializer(many=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -16,8 +17,10 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
-from tournaments.selectors import public_log, tournament_progress, tournament_standings, visible_matches
+from tournaments.selectors import (public_log, tournament_progress, tournament_series, tournament_standings,
+                                   visible_matches)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -142,6 +145,26 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         update_bot(bot, **form.validated_data)
         return Response(s.BotSerializer(bot, context=self.get_serializer_context()).data)
 
+    @extend_schema(responses=s.BotMatchPageSerializer, parameters=[
+        OpenApiParameter("before", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                         description="only matches older than this match id (the `next` page names it)"),
+        OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                         description="seats per page (default 50; a page never splits a match)")])
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def matches(self, request, pk=None):
+        """The bot's seats in its matches, newest first, with places and the other seats (its owner also
+        sees its validation matches and the faults' details). Pages by match id (`next`: the older ones),
+        so every page is as fast as the first however many matches the bot has played."""
+        bot = self.get_object()
+        before = query_int(request, "before", None, 1, 10**18 - 1)
+        limit = query_int(request, "limit", 50, 1, 200)
+        rows, following = BotRecord(bot, request.user).recent_matches(before=before, limit=limit)
+        next_url = None
+        if following is not None:
+            next_url = request.build_absolute_uri(f"{request.path}?{urlencode({'before': following, 'limit': limit})}")
+        results = s.BotMatchSerializer(rows, many=True, context=self.get_serializer_context()).data
+        return Response({"next": next_url, "results": results})
+
     def get_queryset(self):
         qs = Bot.objects.select_related("owner").prefetch_related("versions__bot__owner").order_by("id")
         game = game_filter(self.request)
@@ -169,7 +192,8 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         tournament = create_tournament(name=v["name"], game=v["game"], bot_versions=versions, seats=v["seats"],
                                        games_per_pairing=v["games_per_pairing"], options=v["options"],
                                        seed=v["seed"], format=v["format"], rounds=v["rounds"],
-                                       max_matches=v["max_matches"], created_by=request.user, rated=v["rated"])
+                                       max_matches=v["max_matches"], created_by=request.user, rated=v["rated"],
+                                       duplicate=v["duplicate"])
         return Response(s.TournamentSerializer(tournament, context=self.get_serializer_context()).data,
                         status=status.HTTP_201_CREATED)
 
@@ -200,9 +224,10 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
         data["progress"] = tournament_progress(tournament)
         data["standings"] = [
             {k: row[k] for k in ("label", "mu", "sigma", "conservative", "games", "matches", "wins", "average_place")}
-            | {"bot_version": row["bot_version"].pk}
+            | {"bot_version": row["bot_version"].pk, "series": row.get("series"), "series_won": row.get("series_won")}
             for row in tournament_standings(tournament)
         ]
+        data["series"] = tournament_series(tournament)
         return Response(data)
 
 @extend_schema_view(list=extend_schema(parameters=[

@@ -34,6 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("--rated", action="store_true",
                             help="a rated tournament (the game's standard or a rated preset's options): its "
                                  "matches move the public leaderboard; without it the tournament is friendly")
+        parser.add_argument("--duplicate", action="store_true",
+                            help="round robin in duplicate series: each seed played once per seat rotation "
+                                 "(--games a multiple of --seats)")
         parser.add_argument("--workers", type=int, default=None,
                             help="local worker processes to start (default: one per core with the embedded "
                                  "broker, none with an external broker whose workers already run)")
@@ -52,7 +55,8 @@ class Command(BaseCommand):
             tournament = create_tournament(
                 name=o["name"] or f"{o['game']} round robin", game=o["game"], bot_versions=versions,
                 seats=o["seats"], games_per_pairing=o["games"], options=options, seed=o["seed"],
-                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"], rated=o["rated"])
+                format=o["format"], rounds=o["rounds"], max_matches=o["max_matches"], rated=o["rated"],
+                duplicate=o["duplicate"])
         except (BotNotFound, TournamentError) as exc:
             raise CommandError(str(exc)) from None
         embedded = settings.CELERY_BROKER_URL.startswith("filesystem")
@@ -111,3 +115,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{i:>5}  {r['label']:<28} {r['mu']:7.2f} {r['sigma']:6.2f} {r['conservative']:7.2f} "
                               f"{r['games']:>6} {r['matches']:>7} {avg:>9}")
         self.stdout.write("games: rated games of the version in all; matches, avg place: this tournament (1 = first)")
+        if tournament.duplicate:
+            self.stdout.write("duplicate series won: " + ", ".join(f"{r['label']} {r['series_won']}/{r['series']}"
+                                                                   for r in rows))
