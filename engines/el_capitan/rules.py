@@ -415,6 +415,10 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
     return False
 
 
+#: needs (one per city) -> {card * 16 + location + 2: the least need among the card's moves from there}
+_REACH: dict[tuple[int, ...], dict[int, int]] = {}
+
+
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
@@ -427,7 +431,12 @@ class _Finisher:
         cached = st.need_cache
         if cached is None or cached[0] != p:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            cached = st.need_cache = (p, need, min(need), {})
+            reach = _REACH.get(tuple(need))
+            if reach is None:  # the least need card by card: shared by every turn with these needs
+                if len(_REACH) > 20_000:
+                    _REACH.clear()
+                reach = _REACH[tuple(need)] = {}
+            cached = st.need_cache = (p, need, min(need), reach)
         self.need, self.min_need, self.reach = cached[1], cached[2], cached[3]
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
