@@ -214,24 +214,22 @@ PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(step for bit, step, _opp in STEPS if mask & bit) for mask in range(16))
 
 
-def removable(alhambra: dict[int, int], smap: dict[int, tuple[int, int]] | None = None) -> list[int]:
-    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
-    every other tile still reachable (R2). ``smap``: the Alhambra's ``sides_map`` if known.
+def passages(alhambra: dict[int, int], smap: dict[int, tuple[int, int]], c: int) -> int:
+    """Direction mask of the passages of the tile on ``c``: its open sides facing open sides."""
+    occ, req = smap[c]
+    return occ & ~req & ~TILE_WALLS[alhambra[c]]
 
-    R2 holds for a tile exactly when it is no cut vertex of the passage graph: one depth-first
-    search from the fountain finds them all (Hopcroft-Tarjan low points).
-    """
-    if smap is None:
-        smap = sides_map(alhambra)
+
+def cut_cells(alhambra: dict[int, int], smap: dict[int, tuple[int, int]]) -> set[int] | None:
+    """The cut tiles of the passage graph (removing one strands others), or None when some tile is
+    already unreachable (only hand-built Alhambras). One depth-first search from the fountain with
+    Hopcroft-Tarjan low points."""
     walls_of = TILE_WALLS
-    # a passage: an open side of the tile facing an open side of a neighbour
     adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
            for c, (occ, req) in smap.items()}
-    n = len(alhambra)
-    # iterative DFS from the fountain: discovery order, low points, cut vertices
     disc = {ORIGIN: 0}
     low = {ORIGIN: 0}
-    cut = set()
+    cut: set[int] = set()
     stack = [(ORIGIN, iter(adj[ORIGIN]))]
     while stack:
         v, children = stack[-1]
@@ -250,7 +248,25 @@ def removable(alhambra: dict[int, int], smap: dict[int, tuple[int, int]] | None 
                     low[parent] = low[v]
                 if low[v] >= disc[parent]:
                     cut.add(parent)
-    if len(disc) != n:  # not every tile reachable (only hand-built Alhambras): test each tile alone
+    return cut if len(disc) == len(alhambra) else None
+
+
+def removable(alhambra: dict[int, int], smap: dict[int, tuple[int, int]] | None = None,
+              cut: set[int] | None = None) -> list[int]:
+    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
+    every other tile still reachable (R2). ``smap``: the Alhambra's ``sides_map`` and ``cut`` its
+    ``cut_cells``, if known.
+
+    R2 holds for a tile exactly when it is no cut vertex of the passage graph.
+    """
+    if smap is None:
+        smap = sides_map(alhambra)
+    if cut is None:
+        cut = cut_cells(alhambra, smap)
+    if cut is None:  # not every tile reachable: test each tile alone
+        walls_of = TILE_WALLS
+        adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
+               for c, (occ, req) in smap.items()}
         return _removable_slow(alhambra, adj)
     return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and smap[c][0] != 15]
 

@@ -36,12 +36,15 @@ PASS: Action = {"type": "pass"}
 class SeatCache:
     """Derived facts about one Alhambra, rebuilt lazily after it changes."""
 
-    __slots__ = ("frontier_map", "sides_map", "frontier", "frontier_xy", "removable", "swap_cells", "longest_wall")
+    __slots__ = ("frontier_map", "sides_map", "cut", "frontier", "frontier_xy", "removable", "swap_cells",
+                 "longest_wall")
 
     def __init__(self) -> None:
         self.frontier_map: dict[int, tuple[int, int]] | None = None
         #: occupied cell -> (occupied, walled) masks of its neighbours (kept up to date like the frontier)
         self.sides_map: dict[int, tuple[int, int]] | None = None
+        #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
+        self.cut: set[int] | None = None
         self.frontier: list[tuple[int, int, int]] | None = None
         self.frontier_xy: list[tuple[int, int, int, int]] | None = None  # (x, y, occupied, walled)
         self.removable: list[int] | None = None
@@ -66,18 +69,26 @@ class AlhambraState:
             c = self.cache[seat] = SeatCache()
         return c
 
-    def changed(self, seat: int, c: int) -> None:
-        """Seat's Alhambra changed on cell ``c``: update the frontier, drop the other derived facts."""
+    def changed(self, seat: int, c: int, added: bool = False) -> None:
+        """Seat's Alhambra changed on cell ``c`` (``added``: a tile on a cell that was empty): update
+        the frontier and the sides, drop the other derived facts."""
         old = self.cache[seat]
         if old is None:
             return
         fresh = self.cache[seat] = SeatCache()
+        alhambra = self.alhambras[seat]
         if old.frontier_map is not None:
-            geo.update_frontier(self.alhambras[seat], old.frontier_map, c)
+            geo.update_frontier(alhambra, old.frontier_map, c)
             fresh.frontier_map = old.frontier_map
         if old.sides_map is not None:
-            geo.update_sides(self.alhambras[seat], old.sides_map, c)
-            fresh.sides_map = old.sides_map
+            smap = fresh.sides_map = old.sides_map
+            geo.update_sides(alhambra, smap, c)
+            if added and old.cut is not None:
+                way = geo.passages(alhambra, smap, c)
+                if way and way & (way - 1) == 0:
+                    # a new dead end: only the tile it hangs on becomes a cut tile
+                    old.cut.add(c + geo.PASS_STEPS[way][0])
+                    fresh.cut = old.cut
 
     def sides(self, seat: int) -> dict[int, tuple[int, int]]:
         """Occupied cell -> (occupied, walled) neighbour masks of a seat's Alhambra."""
@@ -442,7 +453,7 @@ class Alhambra(Game):
             reserve.append(action["replaces"])
             alhambra[c] = tile
         reserve.sort()
-        s.changed(seat, c)
+        s.changed(seat, c, added=kind == "redesign_place")
         event = dict(action)
         event["seat"] = seat
         return self._end_action(s, [event])
@@ -453,7 +464,7 @@ class Alhambra(Game):
         if to == "alhambra":
             c = geo.cell(action["x"], action["y"])
             s.alhambras[seat][c] = tile
-            s.changed(seat, c)
+            s.changed(seat, c, added=True)
         elif to == "reserve":
             s.reserves[seat].append(tile)
             s.reserves[seat].sort()
@@ -591,7 +602,10 @@ class Alhambra(Game):
         cache = s.seat_cache(seat)
         if cache.removable is None:
             alhambra = s.alhambras[seat]
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra, s.sides(seat))]
+            smap = s.sides(seat)
+            if cache.cut is None:
+                cache.cut = geo.cut_cells(alhambra, smap)
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, smap, cache.cut)]
         return cache.removable
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
