@@ -415,6 +415,9 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
     return False
 
 
+#: actions that change no seat's needs (main_need): not the board, the harbours nor a supply
+_KEEP_NEEDS = frozenset({"buy", "pass", "end_turn", "repay", "extend"})
+
 #: needs (one per city) -> {card * 16 + location + 2: the least need among the card's moves from there}
 _REACH: dict[tuple[int, ...], dict[int, int]] = {}
 
@@ -426,18 +429,22 @@ class _Finisher:
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
-        # Buying and sailing change neither the board nor the supply, and a seat's own harbour
-        # space counts as free on arrival, so the needs hold for the whole pre-action step.
-        cached = st.need_cache
-        if cached is None or cached[0] != p:
+        # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
+        # ending a turn and settling loans change none of them, and a seat's own harbour space
+        # counts as free on arrival, so its own sails keep its needs too (see ``apply``).
+        needs = st.need_cache
+        if needs is None:
+            needs = st.need_cache = {}
+        cached = needs.get(p)
+        if cached is None:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
             reach = _REACH.get(tuple(need))
             if reach is None:  # the least need card by card: shared by every turn with these needs
                 if len(_REACH) > 20_000:
                     _REACH.clear()
                 reach = _REACH[tuple(need)] = {}
-            cached = st.need_cache = (p, need, min(need), reach)
-        self.need, self.min_need, self.reach = cached[1], cached[2], cached[3]
+            cached = needs[p] = (need, min(need), reach)
+        self.need, self.min_need, self.reach = cached
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
         self.one: dict[int, tuple[list, list]] = {}
@@ -719,7 +726,11 @@ class ElCapitan(Game):
         st.version += 1
         st.cache = None
         t = action["type"]
-        if t != "buy" and t != "sail":
+        if t == "sail":  # the harbours change: only the sailing seat's needs stay (see _Finisher)
+            needs = st.need_cache
+            if needs is not None and len(needs) > 1:
+                st.need_cache = {seat: needs[seat]} if seat in needs else None
+        elif t not in _KEEP_NEEDS:
             st.need_cache = None
         p = seat
         ev: list[Event] = []
