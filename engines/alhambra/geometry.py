@@ -136,6 +136,10 @@ def update_frontier(alhambra: dict[int, int], front: dict[int, tuple[int, int]],
     """Bring ``front`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
     for step in AROUND:
         e = c + step
+        if e in alhambra:  # an occupied cell is never on the frontier
+            if e in front:
+                del front[e]
+            continue
         entry = frontier_entry(alhambra, e)
         if entry is None:
             front.pop(e, None)

@@ -101,8 +101,11 @@ class AlhambraState:
         """``front`` as (x, y, occupied, walled), in the same order."""
         cache = self.seat_cache(seat)
         if cache.frontier_xy is None:
-            xy = geo.xy
-            cache.frontier_xy = [xy(c) + (occ, req) for c, occ, req in self.front(seat)]
+            if cache.frontier_map is None:
+                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
+            stride, offset = geo.STRIDE, geo.OFFSET
+            cache.frontier_xy = [(c // stride - offset, c % stride - offset) + entry
+                                 for c, entry in sorted(cache.frontier_map.items())]
         return cache.frontier_xy
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
