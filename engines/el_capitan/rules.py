@@ -646,9 +646,15 @@ class ElCapitan(Game):
             fin = _Finisher(st, p)
             stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
+        if cands:
+            # can()'s first two answers, the same for every card bought here: no main action
+            # affordable at all, or one more move with a hand card affords one
+            hand_best = fin._one_move(loc)[0]
+            quick = min(stay_need, hand_best[0][0] if hand_best else INF)
+            floor = fin.min_need
         for k in cands:
             left = money - CARD_PRICE[k]
-            if stay_need <= left or fin.can(loc, left, bought=k):
+            if quick <= left or (floor <= left and fin.can(loc, left, bought=k)):
                 buys.append({"type": "buy", "card": CARD_IDS[k]})
         buys.sort(key=lambda a: a["card"])
         acts += buys
