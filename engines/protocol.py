@@ -53,14 +53,17 @@ def encode(message: Mapping[str, Any]) -> bytes:
     """
     if orjson is not None:
         try:
-            return orjson.dumps(message, option=_ORJSON_OPTIONS)
-        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            return orjson.dumps(message, option=_ORJSON_LINE)
+        except TypeError:  # orjson.JSONEncodeError is a TypeError: a non-str key, a too large int...
+            pass
+        try:  # int dict keys become strings as with the standard library (twice slower: not first)
+            return orjson.dumps(message, option=_ORJSON_LINE | orjson.OPT_NON_STR_KEYS)
+        except TypeError:
             pass
     return (_dumps(message) + "\n").encode("utf-8")
 
 
-# int dict keys become strings as with the standard library; one line, newline-terminated
-_ORJSON_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE) if orjson is not None else 0
+_ORJSON_LINE = orjson.OPT_APPEND_NEWLINE if orjson is not None else 0
 
 
 def start_message(game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
