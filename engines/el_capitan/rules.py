@@ -447,31 +447,43 @@ class _Finisher:
         self.need, self.min_need, self.reach = cached
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
-        self.one: dict[int, tuple[list, list]] = {}
+        self.one: dict[int, list[tuple[int, int]]] = {}  # location (hand), location + 100 (display)
 
-    def _one_move(self, loc: int) -> tuple[list, list]:
-        """The two best single moves from loc by hand cards (need, card) and by display cards
-        (price + need, card), with distinct cards, so that one excluded card leaves an answer."""
+    # The two best single moves from a location by hand cards (need, card) and by display cards
+    # (price + need, card), with distinct cards, so that one excluded card leaves an answer; each
+    # list built only when asked (the hand's usually answers).
+    def _hand_moves(self, loc: int) -> list[tuple[int, int]]:
+        """The two best single moves from loc by hand cards: (need, card), best first."""
         got = self.one.get(loc)
         if got is None:
             lp = loc + 2
             reach = self.reach
-            hb, db = [], []
+            best = []
             for k in self.hand:
                 m = reach.get(k * 16 + lp)
                 if m is None:
                     m = reach[k * 16 + lp] = self._least_need(k, lp)
                 if m < INF:
-                    hb.append((m, k))
+                    best.append((m, k))
+            best.sort()
+            got = self.one[loc] = best[:2]
+        return got
+
+    def _display_moves(self, loc: int) -> list[tuple[int, int]]:
+        """The two best single moves from loc by display cards: (price + need, card), best first."""
+        got = self.one.get(loc + 100)  # the display's entry, apart from the hand's
+        if got is None:
+            lp = loc + 2
+            reach = self.reach
+            best = []
             for k in self.disp:
                 m = reach.get(k * 16 + lp)
                 if m is None:
                     m = reach[k * 16 + lp] = self._least_need(k, lp)
                 if m < INF:
-                    db.append((m + CARD_PRICE[k], k))
-            hb.sort()
-            db.sort()
-            got = self.one[loc] = (hb[:2], db[:2])
+                    best.append((m + CARD_PRICE[k], k))
+            best.sort()
+            got = self.one[loc + 100] = best[:2]
         return got
 
     def _least_need(self, k: int, lp: int) -> int:
@@ -486,13 +498,12 @@ class _Finisher:
         need = self.need
         lp = loc + 2
         # one more move is the usual answer
-        hb, db = self._one_move(loc)
-        for nd, k in hb:
+        for nd, k in self._hand_moves(loc):
             if k != skip_hand:
                 if nd <= money:
                     return True
                 break
-        for tot, k in db:
+        for tot, k in self._display_moves(loc):
             if k != bought:
                 if tot <= money:
                     return True
@@ -649,7 +660,7 @@ class ElCapitan(Game):
         if cands:
             # can()'s first two answers, the same for every card bought here: no main action
             # affordable at all, or one more move with a hand card affords one
-            hand_best = fin._one_move(loc)[0]
+            hand_best = fin._hand_moves(loc)
             quick = min(stay_need, hand_best[0][0] if hand_best else INF)
             floor = fin.min_need
         for k in cands:
