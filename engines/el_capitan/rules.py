@@ -649,12 +649,11 @@ class ElCapitan(Game):
             return acts or [{"type": "pass"}]
         hand = st.hand[p]
         cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
-        if (not cands and not hand) or (money < MIN_PRICE and not any(
-                code >> 1 == p for pic in st.pictured for code in pic)):
-            # no buy or sail can lead to a main action: every one costs >= MIN_PRICE, reopening 0
-            cands = hand = []
+        if not cands and not hand:
+            pass  # no buy or sail (a broke seat with nothing to reopen took the path above)
         else:
             fin = _Finisher(st, p)
+            need = fin.need
             stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
         if cands:
@@ -673,15 +672,15 @@ class ElCapitan(Game):
             cid = CARD_IDS[k]
             if k < NDEST:
                 x = DEST_CITY[k]
-                if x != loc and (fin.need[x] <= money or fin.can(x, money, skip_hand=k)):
+                if x != loc and (need[x] <= money or fin.can(x, money, skip_hand=k)):
                     acts.append({"type": "sail", "card": cid, "mode": "destination"})
                 if loc >= 0:
                     for b in ROUTES[k][loc]:
-                        if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                        if need[b] <= money or fin.can(b, money, skip_hand=k):
                             acts.append({"type": "sail", "card": cid, "mode": "route", "to": CITY_IDS[b]})
             else:
                 for b in MOVES[k][loc + 2]:
-                    if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                    if need[b] <= money or fin.can(b, money, skip_hand=k):
                         acts.append({"type": "sail", "card": cid})
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
