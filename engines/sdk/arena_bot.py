@@ -129,3 +129,6 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             print(f"arena_bot: ignoring a message of unknown type {kind!r}", file=sys.stderr)
         if flush is not None:
             flush()
+        # Free the message now, after the answer is out, not when the next one is decoded: the
+        # host reads the answer meanwhile, and the next decision does not wait for it.
+        message = line = None
