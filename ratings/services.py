@@ -6,6 +6,7 @@ from functools import cache
 import trueskill
 from django.db import transaction
 
+from ratings.brackets import rate_bracket
 from ratings.models import GameLock, Rating, RatingChange
 
 # Games have ties (shared ranks), so the draw probability is not zero.
@@ -67,5 +68,6 @@ def rate_match(match, ruleset: str) -> bool:
         )
         rating.mu, rating.sigma, rating.games = after.mu, after.sigma, rating.games + 1
         rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+    rate_bracket(match.game, ruleset, seats, env)  # the leaderboard of its player count (2, 3-4, 5-6)
     type(match).objects.filter(pk=match.pk).update(rated=True, ruleset=ruleset)
     return True

@@ -67,3 +67,40 @@ def purge_broker_queue() -> None:
 
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge(app.conf.task_default_queue)
+
+
+# A real uploaded bot that plays legally in 2-player games (so it passes validation) and, in 3-player
+# games, answers an index out of range on its 3rd and 5th decisions: two "illegal" faults per match.
+FAULTY_BOT = b"""
+import arena_bot
+calls = 0
+players = 2
+def start(match):
+    global players
+    players = match.num_players
+def act(observation, legal_actions):
+    global calls
+    calls += 1
+    return 10**6 if players == 3 and calls in (3, 5) else 0
+arena_bot.run(act, start=start)
+"""
+
+
+def faulty_bot_tournament(owner, builtins: dict, *, seed: int, games: int):
+    """``owner``'s Port Royal bot ``faulty`` (FAULTY_BOT), validated, then a rated 3-seat tournament of
+    ``games`` matches against the built-in heuristic and random bots, played in-process.
+    Returns (version, tournament)."""
+    from bots import services as bot_services
+    from tournaments import services as tournament_services
+    from tournaments.validation import validate_version
+
+    version = bot_services.upload_version(owner=owner, game="port_royal", name="faulty", filename="faulty.py",
+                                          data=FAULTY_BOT)
+    assert validate_version(version.pk) == "valid"
+    version.refresh_from_db()
+    tournament = tournament_services.create_tournament(
+        name="fault cup", game="port_royal", seats=3, seed=seed, games_per_pairing=games, rated=True,
+        bot_versions=[version, builtins["heuristic"], builtins["random"]])
+    for match in tournament.matches.all():
+        assert tournament_services.run_match(match.pk) == "finished"
+    return version, tournament

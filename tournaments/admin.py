@@ -1,6 +1,8 @@
 from django.contrib import admin
 
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.ladder import start_ladder, stop_ladder
+from tournaments.models import (Entry, Ladder, Match, MatchSeat, RecurringSchedule, Registration, ScheduledTournament,
+                                Tournament)
 
 
 class EntryInline(admin.TabularInline):
@@ -31,3 +33,40 @@ class MatchAdmin(admin.ModelAdmin):
     raw_id_fields = ("tournament",)
     readonly_fields = ("log",)
     inlines = [MatchSeatInline]
+
+
+@admin.register(Ladder)
+class LadderAdmin(admin.ModelAdmin):
+    list_display = ("game", "active", "tournament", "created_at")
+    raw_id_fields = ("tournament",)
+    actions = ["start", "stop"]
+
+    @admin.action(description="Start (or resume) the selected ladders")
+    def start(self, request, queryset):
+        for game in queryset.values_list("game", flat=True):
+            start_ladder(game)
+
+    @admin.action(description="Stop the selected ladders")
+    def stop(self, request, queryset):
+        for game in queryset.values_list("game", flat=True):
+            stop_ladder(game)
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    raw_id_fields = ("bot", "bot_version")
+
+
+@admin.register(ScheduledTournament)
+class ScheduledTournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "starts_at", "status", "rated", "organiser", "tournament")
+    list_filter = ("game", "status", "rated")
+    raw_id_fields = ("tournament", "recurring", "organiser")
+    inlines = [RegistrationInline]
+
+
+@admin.register(RecurringSchedule)
+class RecurringScheduleAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "every", "weekday", "time", "active", "organiser")
+    raw_id_fields = ("organiser",)

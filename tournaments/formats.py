@@ -129,18 +129,6 @@ def knockout_groups(seeded: Sequence[int], seats: int, smallest: int) -> tuple[l
     return [tuple(g) for g in groups], byes
 
 
-def ladder_pick(games: Sequence[int], mu: Sequence[float], sigma: Sequence[float], seats: int,
-                busy: set[int]) -> tuple[int, ...] | None:
-    """The next ladder match: the free bot that most needs games (fewest games, then most uncertain),
-    with the free opponents closest to it in skill (mu), fewer games first among equals."""
-    free = [b for b in range(len(games)) if b not in busy]
-    if len(free) < seats:
-        return None
-    first = min(free, key=lambda b: (games[b], -sigma[b], b))
-    others = sorted((b for b in free if b != first), key=lambda b: (abs(mu[b] - mu[first]), games[b], b))
-    return (first, *others[:seats - 1])
-
-
 def planned_matches(format: str, num_bots: int, seats: int, games_per_pairing: int, rounds: int,
                     max_matches: int, smallest: int) -> int:
     """How many matches a tournament of this shape plays in all (a ladder: ``max_matches``, 0 if unbounded).

@@ -54,8 +54,24 @@ def reconcile_forever(stop: threading.Event) -> None:
             close_connection()
 
 
+def schedule_forever(stop: threading.Event) -> None:
+    """Every SCHEDULER_SECONDS: top up the platform's ladders and start the scheduled tournaments that are
+    due (both idempotent: the database says what is done). In the beat process, not a task on the match
+    queue, so a backlog of matches never delays a start."""
+    from tournaments.leases import close_connection
+    from tournaments.schedule import run_scheduler
+
+    while not stop.wait(settings.ARENA["SCHEDULER_SECONDS"]):
+        try:
+            run_scheduler()
+        except Exception as exc:  # the database or the broker is away: the next turn tries again
+            log.warning("scheduler: %s: %s", type(exc).__name__, exc)
+            close_connection()
+
+
 @signals.beat_init.connect
 @signals.beat_embedded_init.connect
 def _beat_init(**_):
     threading.Thread(target=reconcile_forever, args=(threading.Event(),), name="match-reconciler",
                      daemon=True).start()
+    threading.Thread(target=schedule_forever, args=(threading.Event(),), name="scheduler", daemon=True).start()

@@ -163,3 +163,110 @@ class WorkerBeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.name} ({self.state})"
+
+
+class Ladder(models.Model):
+    """The platform's rated ladder of one game (``tournaments.ladder``): a rated ladder tournament,
+    organised by the platform, whose field is every active bot of the game (each bot's newest valid
+    version) and whose matches are made continuously by the matchmaker at a configured rate."""
+
+    game = models.CharField(max_length=32, unique=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="ladders")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game"]
+
+    def __str__(self) -> str:
+        return f"{self.game} ladder ({'running' if self.active else 'stopped'})"
+
+
+class TournamentShape(models.Model):
+    """What a scheduled tournament will be: its game, format, seats and options, rated or friendly."""
+
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=32, db_index=True)
+    format = models.CharField(max_length=16, choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN)
+    seats = models.PositiveSmallIntegerField()
+    games_per_pairing = models.PositiveIntegerField(default=1)
+    rounds = models.PositiveIntegerField(default=0)
+    max_matches = models.PositiveIntegerField(default=0)
+    options = models.JSONField(default=dict, blank=True)
+    duplicate = models.BooleanField(default=False)  # duplicate series (round robin only)
+    rated = models.BooleanField(default=False)
+    # None: the platform itself. Rated ones are organised by staff (or the platform) only.
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class RecurringSchedule(TournamentShape):
+    """A tournament that comes back: every day, or every week on ``weekday``, at ``time`` (UTC). The
+    scheduler keeps its next occurrence scheduled, with registration open ``registration_hours`` before."""
+
+    class Every(models.TextChoices):
+        DAY = "day", "every day"
+        WEEK = "week", "every week"
+
+    every = models.CharField(max_length=8, choices=Every.choices, default=Every.WEEK)
+    weekday = models.PositiveSmallIntegerField(null=True, blank=True)  # 0 = Monday (weekly only)
+    time = models.TimeField()  # UTC
+    registration_hours = models.PositiveIntegerField(default=24)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_every_display()})"
+
+    def get_weekday_name(self) -> str:
+        return "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()[self.weekday or 0]
+
+
+class ScheduledTournament(TournamentShape):
+    """A tournament announced for ``starts_at``: authors register their bots (one version each,
+    changeable) between ``registration_opens_at`` and ``registration_closes_at``; at ``starts_at`` the
+    scheduler creates the tournament with the registered versions."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "scheduled"
+        STARTED = "started", "started"
+        NOT_STARTED = "not_started", "not started"  # too few entrants, or refused at start: see note
+        CANCELLED = "cancelled", "cancelled"
+
+    registration_opens_at = models.DateTimeField()
+    registration_closes_at = models.DateTimeField()
+    starts_at = models.DateTimeField(db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    note = models.CharField(max_length=300, blank=True)
+    tournament = models.OneToOneField(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="scheduled")
+    recurring = models.ForeignKey(RecurringSchedule, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="occurrences")
+
+    class Meta:
+        ordering = ["starts_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["recurring", "starts_at"], name="one_occurrence_per_start")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game}) at {self.starts_at:%Y-%m-%d %H:%M} UTC"
+
+
+class Registration(models.Model):
+    """A bot entered in a scheduled tournament, with the version that will play (changeable until the
+    registration closes)."""
+
+    scheduled = models.ForeignKey(ScheduledTournament, on_delete=models.CASCADE, related_name="registrations")
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="registrations")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="registrations")
+    registered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["registered_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["scheduled", "bot"], name="one_registration_per_bot")]

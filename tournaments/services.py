@@ -22,7 +22,7 @@ from engines.core import BadOptions
 from engines.games import available_games, get_game
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import environment, lock_game, rate_match
+from ratings.services import lock_game, rate_match
 from tournaments import formats, leases
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
@@ -45,7 +45,8 @@ FORMATS = [f.value for f in Tournament.Format]
 def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion], seats: int,
                       games_per_pairing: int = 1, options: dict | None = None, seed: int = 0,
                       format: str = Tournament.Format.ROUND_ROBIN, rounds: int = 0, max_matches: int = 0,
-                      created_by=None, rated: bool = False, duplicate: bool = False) -> Tournament:
+                      created_by=None, rated: bool = False, duplicate: bool = False,
+                      registered: bool = False) -> Tournament:
     """Create a tournament and its first matches; they are enqueued once the transaction commits.
 
     round_robin: every ``seats``-group of bots plays ``games_per_pairing`` matches, all at once.
@@ -60,6 +61,8 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     and are not capped. A player's tournament is friendly (never rated): it may enter the player's own
     bots, the built-in bots and bots whose owners accept challenges, and it is bounded by
     ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` and ``ARENA["MAX_QUEUED_MATCHES_PER_USER"]``.
+    ``registered``: the bots' owners entered them themselves (a scheduled tournament), so they need not
+    accept challenges.
     """
     if game not in available_games():
         raise TournamentError(f"unknown game {game!r}; games: {', '.join(available_games())}")
@@ -85,7 +88,7 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
             raise TournamentError(f"{version.label} plays {version.bot.game}, not {game}")
         if not version.playable:
             raise TournamentError(f"{version.label} is {version.get_status_display()}, not valid: it cannot enter")
-        if not trusted:
+        if not trusted and not registered:
             _check_challenge(created_by, version)
     if len(bot_versions) < seats:
         raise TournamentError(f"a tournament of {seats}-seat matches needs at least {seats} bots, got {len(bot_versions)}")
@@ -145,12 +148,14 @@ def _check_caps(organiser, format: str, planned: int) -> None:
 
 
 def _create_matches(tournament: Tournament, seatings: list[list[int]], round: int, groups: list[int],
-                    series: list[int] | None = None) -> list[int]:
+                    series: list[int] | None = None, options: list[dict] | None = None) -> list[int]:
     """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits.
-    With ``series`` (duplicate), the matches of one series share its seed."""
+    With ``series`` (duplicate), the matches of one series share its seed. ``options``: each match's own
+    (the platform ladder's tables differ in size); else the tournament's."""
     first = tournament.matches.count()
     matches = Match.objects.bulk_create([
-        Match(tournament=tournament, game=tournament.game, options=tournament.options,
+        Match(tournament=tournament, game=tournament.game,
+              options=options[i] if options is not None else tournament.options,
               seed=tournament.seed * 1_000_003 + (series[i] if series else first + i), round=round, group=group,
               series=series[i] if series else None)
         for i, group in enumerate(groups)
@@ -180,7 +185,9 @@ def _advance(tournament: Tournament) -> None:
     open_matches = tournament.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
     fmt = tournament.format
     if fmt == Tournament.Format.LADDER:
-        _top_up_ladder(tournament, open_matches)
+        from tournaments import ladder  # the ladder builds on this module
+
+        ladder.top_up(tournament, open_matches)
         return
     if open_matches:
         return
@@ -276,44 +283,6 @@ def _knockout_advancers(tournament: Tournament, last: dict, round_no: int, ratin
         advancing.append(max(group, key=lambda v: (score[v], -group.index(v))))
     seeds = {v: i for i, v in enumerate([v for g in last["groups"] for v in g] + last["byes"])}
     return sorted(advancing + list(last["byes"]), key=lambda v: (-rating[v], seeds[v]))
-
-
-def _top_up_ladder(tournament: Tournament, open_matches: int) -> None:
-    played = tournament.matches.count()
-    budget = tournament.max_matches - played if tournament.max_matches else None
-    want = settings.ARENA["LADDER_PARALLEL"] - open_matches
-    if budget is not None:
-        want = min(want, budget)
-        if budget <= 0 and open_matches == 0:
-            tournament.status = Tournament.Status.FINISHED
-            tournament.finished_at = timezone.now()
-            tournament.save(update_fields=["status", "finished_at"])
-            return
-    if want <= 0:
-        return
-    entries = list(tournament.entry_set.order_by("id").values_list("bot_version_id", flat=True))
-    ratings = ratings_of(entries, seeding_ruleset(tournament))
-    env = environment()
-    mu = [ratings[v].mu if v in ratings else env.mu for v in entries]
-    sigma = [ratings[v].sigma if v in ratings else env.sigma for v in entries]
-    games = [MatchSeat.objects.filter(match__tournament=tournament, bot_version_id=v).count() for v in entries]
-    busy = {entries.index(v) for v in MatchSeat.objects.filter(
-        match__tournament=tournament, match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-    ).values_list("bot_version_id", flat=True)}
-    seatings = []
-    for _ in range(want):
-        pick = formats.ladder_pick(games, mu, sigma, tournament.seats_per_match, busy)
-        if pick is None:
-            break
-        # Rotate the seat order by the number of matches so far: no bot keeps the first seat.
-        shift = (played + len(seatings)) % len(pick)
-        order = pick[shift:] + pick[:shift]
-        seatings.append([entries[i] for i in order])
-        busy.update(pick)
-        for i in pick:
-            games[i] += 1
-    if seatings:
-        _create_matches(tournament, seatings, round=1, groups=[0] * len(seatings))
 
 
 def stop_tournament(tournament: Tournament) -> None:

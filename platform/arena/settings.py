@@ -5,6 +5,7 @@ runs with no server. Production: DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL
 """
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -19,6 +20,17 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 def env_bool(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_json_object(name: str) -> dict:
+    """A JSON object from the environment ({} when unset); a clear error at start for anything else."""
+    try:
+        value = json.loads(os.environ.get(name) or "{}")
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object")
+    return value
 
 
 # Safe by default: DEBUG only when asked for, and no site without a secret key unless it is a DEBUG one.
@@ -200,6 +212,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatus": "tournaments.models.Match.Status",
         "TournamentStatus": "tournaments.models.Tournament.Status",
         "TournamentFormat": "tournaments.models.Tournament.Format",
+        "ScheduledTournamentStatus": "tournaments.models.ScheduledTournament.Status",
     },
 }
 
@@ -256,8 +269,17 @@ ARENA = {
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),
     # SIGTERM on a worker: its match may go on this long, then it is handed back to the queue.
     "STOP_GRACE_SECONDS": float(os.environ.get("ARENA_STOP_GRACE_SECONDS", 8)),
-    # Matches a ladder keeps queued or running at once.
+    # Matches a ladder tournament with a fixed field keeps queued or running at once.
     "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
+    # The platform's rated ladder of each game (tournaments.ladder): new matches per minute and matches
+    # queued or running at once, per game; the mu window of opponents; table-size weights per game as
+    # JSON ({"port_royal": {"2": 1, "4": 3}}; missing games: tournaments.ladder.DEFAULT_WEIGHTS).
+    "LADDER_MATCHES_PER_MINUTE": int(os.environ.get("ARENA_LADDER_MATCHES_PER_MINUTE", 12)),
+    "LADDER_MAX_CONCURRENT": int(os.environ.get("ARENA_LADDER_MAX_CONCURRENT", 2)),
+    "LADDER_MU_WINDOW": float(os.environ.get("ARENA_LADDER_MU_WINDOW", 5.0)),
+    "LADDER_WEIGHTS": env_json_object("ARENA_LADDER_WEIGHTS"),
+    # The scheduler (in the beat process) tops up the ladders and starts scheduled tournaments this often.
+    "SCHEDULER_SECONDS": float(os.environ.get("ARENA_SCHEDULER_SECONDS", 5)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
     "MOVE_MS": int(os.environ.get("ARENA_MOVE_MS", 2000)),
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),
@@ -270,6 +292,8 @@ ARENA = {
     # tournament, and matches still to play over all their running tournaments.
     "MAX_MATCHES_PER_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_TOURNAMENT", 1000)),
     "MAX_QUEUED_MATCHES_PER_USER": int(os.environ.get("ARENA_MAX_QUEUED_MATCHES_PER_USER", 2000)),
+    # Scheduled tournaments and recurring schedules a player may have still to come.
+    "MAX_SCHEDULED_PER_USER": int(os.environ.get("ARENA_MAX_SCHEDULED_PER_USER", 10)),
     # A trusted run lets uploaded code run without bubblewrap: never in production.
     "TRUSTED_BOTS": env_bool("ARENA_TRUSTED_BOTS", False),
 }

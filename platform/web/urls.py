@@ -1,13 +1,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web import views
+from web import stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/<str:game>/", views.game_leaderboard, name="leaderboard"),
+    path("games/<str:game>/stats/", stats_views.game_stats, name="game-stats"),
+    path("games/<str:game>/compare/", stats_views.game_compare, name="compare"),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("schedule/", views.schedule_page, name="schedule"),
+    path("schedule/<int:pk>/register/", views.schedule_register, name="schedule-register"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/log.json", views.match_log, name="match-log"),
     path("matches/<int:pk>/frames.json", views.match_frames, name="match-frames"),

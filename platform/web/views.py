@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -19,9 +20,13 @@ from bots.services import UploadError, read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
+from ratings.brackets import brackets_for
+from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, leaderboard, rating_history
+from tournaments import schedule
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
-from tournaments.models import Tournament
+from tournaments.ladder import ladder_queue, ladder_summary
+from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
 from web.charts import rating_chart
@@ -44,25 +49,89 @@ def home(request):
 
 
 def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard)."""
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard); ``?players=``:
+    those of one player-count bracket (2, 3-4, 5-6)."""
     engine = _game_or_404(game)
     ruleset = request.GET.get("ruleset") or STANDARD
     if ruleset not in engine.rated_presets:
         raise Http404(f"{game} has no rated ruleset {ruleset}")
-    ratings = list(leaderboard(game, ruleset))
-    histories = {r.pk: rating_history(r) for r in ratings[:10]}
-    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10]])
+    brackets = brackets_for(engine.preset_players(ruleset))
+    players = request.GET.get("players")
+    if players is not None and players not in brackets:
+        raise Http404(f"{game} ({ruleset}) has no player-count bracket {players[:40]}")
+    ratings = list(leaderboard(game, ruleset, players))
+    # Rating histories are kept for the overall ratings only.
+    histories = {r.pk: rating_history(r) for r in ratings[:10]} if players is None else {}
+    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10] if r.pk in histories])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
         "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
-        "ratings": ratings, "chart": chart,
+        "ratings": ratings, "chart": chart, "players": players, "brackets": brackets,
+        "provisional_sigma": PROVISIONAL_SIGMA,
         "tournaments": tournaments})
 
 
 def tournament_list(request):
     page = Paginator(Tournament.objects.select_related("created_by"), 25).get_page(request.GET.get("page"))
     return render(request, "web/tournament_list.html", {"page": page})
+
+
+def schedule_page(request):
+    """What is coming: the running ladders, scheduled tournaments (with their entrants), recurring schedules,
+    and the latest that started, with links to their results. A logged-in author enters their bots here
+    (and sees their entries and results)."""
+    upcoming = list(schedule.upcoming().prefetch_related("registrations__bot_version__bot__owner"))
+    now = timezone.now()
+    mine, entries = {}, []
+    if request.user.is_authenticated:
+        valid = (BotVersion.objects.filter(bot__owner=request.user, status=BotVersion.Status.VALID)
+                 .select_related("bot__owner").order_by("bot__name", "-number"))
+        for t in upcoming:
+            t.open_now = schedule.registration_open(t, now)
+            t.mine = [r for r in t.registrations.all() if r.bot_version.bot.owner_id == request.user.pk]
+            mine[t.pk] = [v for v in valid if v.bot.game == t.game]
+        entries = schedule.entries_of(request.user)
+    for t in upcoming:
+        t.choices = mine.get(t.pk, [])
+    return render(request, "web/schedule.html", {
+        "ladders": [_ladder_line(x) for x in Ladder.objects.filter(active=True).select_related("tournament")],
+        "upcoming": upcoming, "entries": entries,
+        "recurring": RecurringSchedule.objects.filter(active=True).select_related("organiser"),
+        "recent": schedule.recent(), "now": now,
+    })
+
+
+def _ladder_line(lad: Ladder) -> dict:
+    summary = ladder_summary(lad)
+    tables = ", ".join(f"{t['players']}p ({t['ruleset']}) ×{t['weight']:g}" for t in summary["tables"] if t["reachable"])
+    return summary | {"name": lad.tournament.name, "tables_text": tables or "none yet (too few authors)"}
+
+
+@login_required
+@require_POST
+def schedule_register(request, pk: int):
+    """An author enters a bot version (or changes the version of an entered bot), or withdraws a bot."""
+    scheduled = get_object_or_404(ScheduledTournament, pk=pk)
+    try:
+        if "withdraw" in request.POST:
+            bot = get_object_or_404(Bot, pk=_post_id(request, "withdraw"))
+            schedule.withdraw(scheduled, bot, request.user)
+            messages.success(request, f"{bot.name} withdrawn from {scheduled.name}.")
+        else:
+            version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), pk=_post_id(request, "version"))
+            schedule.register(scheduled, version, request.user)
+            messages.success(request, f"{version.label} entered in {scheduled.name}.")
+    except (schedule.ScheduleError, schedule.NotAllowed) as exc:
+        messages.error(request, str(exc))
+    return redirect("schedule")
+
+
+def _post_id(request, name: str) -> int:
+    raw = request.POST.get(name, "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        raise Http404(f"bad {name}")
+    return int(raw)
 
 
 def tournament_detail(request, pk: int):
@@ -146,7 +215,7 @@ def bot_detail(request, pk: int):
         "recent": recent, "older": older, "paged": before is not None,
         "faults": record.faults(), "head_to_head": record.head_to_head(),
         "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS,
-        "regression": regression_results(versions, request.user)})
+        "regression": regression_results(versions, request.user), "ladder_queue": ladder_queue(bot)})
 
 
 @login_required

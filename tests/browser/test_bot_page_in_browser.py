@@ -5,43 +5,19 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from bots import services as bot_services
+from arena_testing import faulty_bot_tournament
 from bots.services import register_builtin_bots
 from players.models import Player
-from tournaments import services as tournament_services
 from tournaments.models import MatchSeat
-from tournaments.validation import validate_version
 
 pytestmark = pytest.mark.browser
-
-# Legal in 2-player games (its validation), an index out of range on its 3rd decision in 3-player games.
-FAULTY = b"""
-import arena_bot
-calls, players = 0, 2
-def start(match):
-    global players
-    players = match.num_players
-def act(observation, legal_actions):
-    global calls
-    calls += 1
-    return 10**6 if players == 3 and calls == 3 else 0
-arena_bot.run(act, start=start)
-"""
 
 
 def test_the_bot_page_renders_its_sections_and_a_fault_opens_its_move(tab, live_server, transactional_db, settings):
     settings.ARENA = {**settings.ARENA, "TRUSTED_BOTS": True}  # the bot runs unsandboxed: this is about the page
     builtins = {v.builtin_name: v for v in register_builtin_bots(["port_royal"])}
     alice = Player.objects.create_user("alice", password="pw-alice-123")
-    version = bot_services.upload_version(owner=alice, game="port_royal", name="faulty", filename="f.py",
-                                          data=FAULTY)
-    assert validate_version(version.pk) == "valid"
-    version.refresh_from_db()
-    tournament = tournament_services.create_tournament(
-        name="browser cup", game="port_royal", seats=3, seed=2, games_per_pairing=2, rated=True,
-        bot_versions=[version, builtins["heuristic"], builtins["random"]])
-    for match in tournament.matches.all():
-        assert tournament_services.run_match(match.pk) == "finished"
+    version, _ = faulty_bot_tournament(alice, builtins, seed=2, games=2)
     seat = MatchSeat.objects.filter(bot_version=version, faults__gt=0).order_by("-match_id").first()
     move = seat.fault_log[0]["move"] + 1
 

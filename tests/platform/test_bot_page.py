@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from arena_testing import token_client
+from arena_testing import FAULTY_BOT, faulty_bot_tournament, token_client
 from bots import services as bot_services
 from players.models import Player
 from tournaments import services as tournament_services
@@ -19,21 +19,6 @@ from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, MatchSeat
 from tournaments.validation import validate_version
 
-# A real uploaded bot that plays legally in 2-player games (so it passes validation) and, in 3-player
-# games, answers an index out of range on its 3rd and 5th decisions: two "illegal" faults per match.
-FAULTY = b"""
-import arena_bot
-calls = 0
-players = 2
-def start(match):
-    global players
-    players = match.num_players
-def act(observation, legal_actions):
-    global calls
-    calls += 1
-    return 10**6 if players == 3 and calls in (3, 5) else 0
-arena_bot.run(act, start=start)
-"""
 
 
 @pytest.fixture
@@ -41,15 +26,7 @@ def record(db, settings, builtin_versions):
     """alice's bot ``faulty``: validated, then a rated 3-seat tournament against the built-ins, played."""
     settings.ARENA = {**settings.ARENA, "TRUSTED_BOTS": True}  # run in-process: this is about the pages
     alice = Player.objects.create_user("alice", password="pw-alice-123")
-    version = bot_services.upload_version(owner=alice, game="port_royal", name="faulty", filename="faulty.py",
-                                          data=FAULTY)
-    assert validate_version(version.pk) == "valid"
-    version.refresh_from_db()
-    tournament = tournament_services.create_tournament(
-        name="fault cup", game="port_royal", seats=3, seed=5, games_per_pairing=3, rated=True,
-        bot_versions=[version, builtin_versions["heuristic"], builtin_versions["random"]])
-    for match in tournament.matches.all():
-        assert tournament_services.run_match(match.pk) == "finished"
+    version, tournament = faulty_bot_tournament(alice, builtin_versions, seed=5, games=3)
     return {"alice": alice, "version": version, "bot": version.bot, "tournament": tournament}
 
 
@@ -147,7 +124,7 @@ def test_the_api_pages_by_match_id_and_refuses_bad_parameters(record):
 def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builtin_versions):
     # A match where the bot holds two seats (two versions of it), so a page boundary could split it.
     v2 = bot_services.upload_version(owner=record["alice"], game="port_royal", name="faulty", filename="f.py",
-                                     data=FAULTY)
+                                     data=FAULTY_BOT)
     assert validate_version(v2.pk) == "valid"
     v2.refresh_from_db()
     t = tournament_services.create_tournament(name="both", game="port_royal", seats=3, seed=9, rated=True,

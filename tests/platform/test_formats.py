@@ -36,7 +36,7 @@ def test_bad_shapes_are_refused():
         round_robin(3, 2, 0)
 
 
-from tournaments.formats import knockout_groups, ladder_pick, seats_beaten, swiss_round  # noqa: E402
+from tournaments.formats import knockout_groups, seats_beaten, swiss_round  # noqa: E402
 
 
 def test_seats_beaten_counts_ties_as_not_beaten():
@@ -64,10 +64,3 @@ def test_knockout_gives_byes_to_top_seeds_and_snakes_the_rest():
     assert groups == [(2, 5, 6, 9), (3, 4, 7, 8)]
     assert knockout_groups([0, 1], 4, 3) == ([], [0, 1])  # too few for the game: no match
     assert knockout_groups([0, 1, 2], 4, 3) == ([(0, 1, 2)], [])
-
-
-def test_ladder_picks_the_neediest_bot_and_close_opponents():
-    games, mu, sigma = [5, 0, 5, 5], [30.0, 25.0, 26.0, 10.0], [2.0, 8.0, 2.0, 2.0]
-    assert ladder_pick(games, mu, sigma, 2, busy=set()) == (1, 2)
-    assert ladder_pick(games, mu, sigma, 2, busy={2}) == (1, 0)
-    assert ladder_pick(games, mu, sigma, 3, busy={0, 2}) is None

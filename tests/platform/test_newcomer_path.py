@@ -1,7 +1,7 @@
 """The newcomer's path, as README's "Your first bot in 5 minutes" tells it, through the API only:
 register, upload the Python and the JavaScript starters, see them validated in the sandbox, run a
 friendly tournament against a built-in bot, read its standings and the leaderboard, fetch a match log
-and replay it with the engine to the same outcome."""
+and replay it with the engine to the same outcome; then the platform's rated ladder ranks both bots."""
 from __future__ import annotations
 
 import json
@@ -14,6 +14,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from engines.match import MatchLog, replay
+from tournaments import ladder
+from tournaments.models import Match
 from tournaments.tasks import run_match_task, validate_version_task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ def upload(api: APIClient, name: str, starter: Path):
         return api.post("/api/bots/", {"game": "port_royal", "name": name, "file": f}, format="multipart")
 
 
-def test_register_upload_validate_play_read_and_replay(db, tmp_path):
+def test_register_upload_validate_play_read_replay_and_rank(db, tmp_path, settings):
     api = APIClient()
     # 1. Register: the answer carries the API token.
     registered = api.post("/api/register/", {"username": "newcomer", "password": "a-long-pass-phrase-7"},
@@ -99,3 +101,18 @@ def test_register_upload_validate_play_read_and_replay(db, tmp_path):
     played = {row["match"]: row["place"] for row in rows["results"] if row["purpose"] == "tournament"}
     assert played == {m["id"]: next(s["place"] for s in api.get(f"/api/matches/{m['id']}/").json()["seats"]
                                     if s["label"] == "newcomer/pybot v1") for m in queued}
+
+    # 8. Ranked: the platform's rated ladder (`make demo` starts one per game; `manage.py ladder start`)
+    # seats every author's newest valid version; after their ladder matches both bots are on the board.
+    settings.ARENA = {**settings.ARENA, "LADDER_MATCHES_PER_MINUTE": 1000}  # no pause between tables here
+    ladder.start_ladder("port_royal", seed=1)
+    mine = {"newcomer/pybot v1", "newcomer/jsbot v1"}
+    for _ in range(30):
+        board = api.get("/api/leaderboards/port_royal/").json()["results"]
+        if mine <= {row["label"] for row in board}:
+            break
+        for match in Match.objects.filter(tournament__ladders__game="port_royal", status=Match.Status.QUEUED):
+            assert run_match_task(match.pk) == "finished"  # storing it tops the ladder up again
+    ranked = {row["label"]: row for row in board if row["label"] in mine}
+    assert set(ranked) == mine and all(row["games"] >= 1 and row["place"] >= 1 for row in ranked.values())
+    assert not Match.objects.filter(tournament_id=tournament["id"], rated=True).exists()  # friendly stays friendly

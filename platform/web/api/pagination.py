@@ -46,6 +46,7 @@ class LeaderboardPage(Page):
             "ruleset": {"type": "string", "example": "standard"},
             "options": {"type": "object", "description": "the ruleset's full options"},
             "players": {"type": "array", "items": {"type": "integer"}, "description": "player counts it allows"},
+            "bracket": {"type": "string", "description": 'the player-count bracket shown (?players=), or "all"'},
             **paginated["properties"],
         }
         return paginated

@@ -208,11 +208,13 @@ class GameSerializer(serializers.Serializer):
 
 class LeaderboardRowSerializer(RatingSerializer):
     place = serializers.IntegerField(read_only=True, help_text="1 = best")
+    uncertainty = serializers.FloatField(read_only=True, help_text="3 sigma: the skill is very probably mu ± this")
+    provisional = serializers.BooleanField(read_only=True, help_text="sigma above 2.5: too few games yet")
     history = serializers.ListField(child=serializers.DictField(), read_only=True, allow_null=True,
                                     help_text="with ?history=1: the rating after each match; else null")
 
     class Meta(RatingSerializer.Meta):
-        fields = ["place", *RatingSerializer.Meta.fields, "history"]
+        fields = ["place", *RatingSerializer.Meta.fields, "uncertainty", "provisional", "history"]
 
 
 class UploadedVersionSerializer(BotVersionSerializer):

@@ -27,6 +27,7 @@ from web.api.errors import MethodCheckedFirst
 from web.api.pagination import LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
+from web.api.stats import BRACKETS, query_bracket
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 #: A database id in a URL or a body: plain ASCII digits, few enough for any integer column.
@@ -76,7 +77,10 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
 @extend_schema_view(get=extend_schema(parameters=[
     OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games())),
     OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
-    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches")]))
+    OpenApiParameter("players", str, enum=BRACKETS, description="the ratings from one player-count bracket's "
+                                                                "matches only (default: all matches)"),
+    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches "
+                                                  "(overall ratings only)")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
@@ -94,18 +98,20 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
         return ruleset
 
     def get_queryset(self):
-        return leaderboard(self.kwargs["game"], self.ruleset())
+        game = get_game(check_game(self.kwargs["game"]))
+        return leaderboard(game.id, self.ruleset(), query_bracket(self.request, game, self.ruleset()))
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
         page = self.paginate_queryset(self.get_queryset())
-        with_history = query_bool(request, "history")
+        with_history = query_bool(request, "history") and query_bracket(request, game, ruleset) is None
         for place, rating in enumerate(page, self.paginator.offset + 1):
             rating.place = place
             rating.history = rating_history(rating) if with_history else None
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
-                                 "players": list(game.preset_players(ruleset))}
+                                 "players": list(game.preset_players(ruleset)),
+                                 "bracket": query_bracket(request, game, ruleset) or "all"}
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))

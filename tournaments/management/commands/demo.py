@@ -1,4 +1,5 @@
 """The main job on the embedded defaults: bots registered and uploaded, tournaments played on workers."""
+from datetime import time
 from pathlib import Path
 
 from django.core.management import call_command
@@ -9,6 +10,9 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
+from tournaments.ladder import start_ladder
+from tournaments.models import RecurringSchedule
+from tournaments.schedule import create_recurring
 from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
 from tournaments.validation import validate_version
@@ -18,8 +22,9 @@ STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
 
 class Command(BaseCommand):
     help = ("Register the built-in bots, upload the SDK starter bots as the player 'demo' (validated in the "
-            "sandbox), play a Port Royal tournament and a short one of every other game, then serve the site "
-            "with its workers and scheduler (as `serve`).")
+            "sandbox), play a Port Royal tournament and a short one of every other game, start the rated ladder "
+            "of every game played, then serve the site with its workers and scheduler (as `serve`), which keep "
+            "the ladders playing.")
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=8, help="matches per group in the Port Royal tournament")
@@ -32,6 +37,7 @@ class Command(BaseCommand):
             check_port(host, port)  # before the demo tournaments, not after them
         register_builtin_bots()
         uploaded = self.upload_starters()
+        played = []
         for game in ["port_royal"] + [g for g in available_games() if g != "port_royal"]:
             engine = get_game(game)
             bots = ["random", "heuristic"] + uploaded.get(game, [])
@@ -45,6 +51,14 @@ class Command(BaseCommand):
                          games=games if game == "port_royal" else other_games, seed=1,
                          name=f"{engine.name} demo", rated=True, workers=workers, stdout=self.stdout,
                          stderr=self.stderr)
+            played.append(game)
+        for game in played:
+            ladder = start_ladder(game, seed=1)
+            self.stdout.write(f"{ladder.tournament.name} started (/tournaments/{ladder.tournament_id}/)")
+        if not RecurringSchedule.objects.filter(name="Port Royal cup").exists():
+            create_recurring(organiser=None, name="Port Royal cup", game="port_royal", seats=4, games_per_pairing=4,
+                             rated=True, every="week", weekday=4, time=time(18, 0), registration_hours=72)
+        self.stdout.write("Every Friday 18:00 UTC: the Port Royal cup (authors enter their bots on /schedule/)")
         if not no_serve:
             serve(self, port=port, host=host, workers=workers, grace=grace)
 
