@@ -47,9 +47,9 @@ class ProtocolError(Exception):
 def encode(message: Mapping[str, Any]) -> bytes:
     """One protocol line (compact JSON, UTF-8, newline-terminated).
 
-    orjson writes it straight to bytes, ten times faster than the standard library on a typical
-    observation; what orjson refuses (an int beyond 64 bits) takes the standard library's path,
-    which writes the same JSON text.
+    orjson writes it straight to bytes, ten to twenty times faster than the standard library on a
+    typical observation; what orjson refuses (a non-str key, an int beyond 64 bits) takes a slower
+    path, which writes the same JSON values.
     """
     if orjson is not None:
         try:
