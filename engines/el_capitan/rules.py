@@ -418,8 +418,10 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
 #: actions that change no seat's needs (main_need): not the board, the harbours nor a supply
 _KEEP_NEEDS = frozenset({"buy", "pass", "end_turn", "repay", "extend"})
 
-#: needs (one per city) -> {card * 16 + location + 2: the least need among the card's moves from there}
-_REACH: dict[tuple[int, ...], dict[int, int]] = {}
+#: needs (one per city) -> [location + 2] -> [card] -> the least need among the card's moves from
+#: there (None: not computed yet; rows made when first asked)
+_REACH: dict[tuple[int, ...], list[list[int | None] | None]] = {}
+NCARD = len(CARD_IDS)
 
 
 class _Finisher:
@@ -442,7 +444,7 @@ class _Finisher:
             if reach is None:  # the least need card by card: shared by every turn with these needs
                 if len(_REACH) > 20_000:
                     _REACH.clear()
-                reach = _REACH[tuple(need)] = {}
+                reach = _REACH[tuple(need)] = [None] * (NCITY + 2)
             cached = needs[p] = (need, min(need), reach)
         self.need, self.min_need, self.reach = cached
         self.hand = st.hand[p]
@@ -457,12 +459,14 @@ class _Finisher:
         got = self.one.get(loc)
         if got is None:
             lp = loc + 2
-            reach = self.reach
+            row = self.reach[lp]
+            if row is None:
+                row = self.reach[lp] = [None] * NCARD
             best = []
             for k in self.hand:
-                m = reach.get(k * 16 + lp)
+                m = row[k]
                 if m is None:
-                    m = reach[k * 16 + lp] = self._least_need(k, lp)
+                    m = row[k] = self._least_need(k, lp)
                 if m < INF:
                     best.append((m, k))
             best.sort()
@@ -474,12 +478,14 @@ class _Finisher:
         got = self.one.get(loc + 100)  # the display's entry, apart from the hand's
         if got is None:
             lp = loc + 2
-            reach = self.reach
+            row = self.reach[lp]
+            if row is None:
+                row = self.reach[lp] = [None] * NCARD
             best = []
             for k in self.disp:
-                m = reach.get(k * 16 + lp)
+                m = row[k]
                 if m is None:
-                    m = reach[k * 16 + lp] = self._least_need(k, lp)
+                    m = row[k] = self._least_need(k, lp)
                 if m < INF:
                     best.append((m + CARD_PRICE[k], k))
             best.sort()
