@@ -492,6 +492,13 @@ class _Finisher:
             got = self.one[loc + 100] = best[:2]
         return got
 
+    def reach_row(self, loc: int) -> list[int | None]:
+        """[card] -> the least need among the card's moves from ``loc`` (None: not computed yet)."""
+        row = self.reach[loc + 2]
+        if row is None:
+            row = self.reach[loc + 2] = [None] * NCARD
+        return row
+
     def _least_need(self, k: int, lp: int) -> int:
         """The least need among the cities card k takes the ship to from location ``lp - 2``."""
         need = self.need
@@ -663,14 +670,33 @@ class ElCapitan(Game):
             stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
         if cands:
-            # can()'s first two answers, the same for every card bought here: no main action
-            # affordable at all, or one more move with a hand card affords one
+            # can()'s quick answers first, without a call: no main action affordable at all, or
+            # one more move affords one (with a hand card, another display card or the card bought)
             hand_best = fin._hand_moves(loc)
             quick = min(stay_need, hand_best[0][0] if hand_best else INF)
             floor = fin.min_need
+            display_best = None
         for k in cands:
             left = money - CARD_PRICE[k]
-            if quick <= left or (floor <= left and fin.can(loc, left, bought=k)):
+            if quick <= left:
+                ok = True
+            elif floor > left:
+                ok = False
+            else:
+                if display_best is None:
+                    display_best = fin._display_moves(loc)
+                    row = fin.reach_row(loc)
+                ok = False
+                for tot, k2 in display_best:
+                    if k2 != k:
+                        ok = tot <= left
+                        break
+                if not ok:
+                    m = row[k]
+                    if m is None:
+                        m = row[k] = fin._least_need(k, loc + 2)
+                    ok = m <= left or fin.can(loc, left, bought=k)
+            if ok:
                 buys.append({"type": "buy", "card": CARD_IDS[k]})
         buys.sort(key=lambda a: a["card"])
         acts += buys
