@@ -63,6 +63,8 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["rating", "sequence"]
         constraints = [models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match")]
+        # A rating's history in order (leaderboards with ?history=1, charts).
+        indexes = [models.Index(fields=["rating", "sequence"], name="change_rating_sequence")]
 
 
 class GameLock(models.Model):

@@ -1,30 +1,166 @@
-"""Reads of ratings: leaderboards and rating history."""
+"""Reads of ratings: leaderboards and rating history.
+
+Leaderboards and histories change only when a rating changes, so their pages are cached under a stamp of
+the board (how many ratings it holds and when the last one changed: ``Rating.updated_at`` moves in the
+transaction that rates a match). A new rating, a rated match or a deleted rating gives a new stamp, so a
+cached page is never stale, in any process, and nothing has to be invalidated by hand.
+"""
 from __future__ import annotations
 
-from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
+import hashlib
+from datetime import datetime, timezone
 
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet
+
+from arena.caching import cache_get, cache_set
+from bots.models import BotVersion
 from ratings.brackets import ALL
-from ratings.models import BracketRating, ModelRating, Rating, RatingChange
+from ratings.models import PROVISIONAL_SIGMA, BracketRating, ModelRating, Rating, RatingChange
+
 
 STANDARD = "standard"
+#: At most this many points of one rating's history are returned (the first and the last always).
+HISTORY_POINTS = int(getattr(settings, "ARENA_HISTORY_POINTS", 100))
+#: Cached board pages live this long at most (a new stamp replaces them before).
+CACHE_SECONDS = 3600
+
+_SCORE = ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField())
+_ORDER = ("-conservative_score", "-mu", "bot_version_id")
+_ROW_FIELDS = ("bot_version_id", "bot_version__bot_id", "bot_version__number", "bot_version__kind",
+               "bot_version__bot__name", "bot_version__bot__owner__username", "ruleset", "mu", "sigma", "games")
+
+
+def _ratings(game: str, ruleset: str, players: str | None) -> QuerySet:
+    """The overall ratings of a board, or (``players``: a bracket) that bracket's."""
+    if players in (None, ALL):
+        return Rating.objects.filter(game=game, ruleset=ruleset)
+    return BracketRating.objects.filter(game=game, ruleset=ruleset, bracket=players)
 
 
 def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
     """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first; with
     ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that bracket's matches only."""
-    model = Rating if players in (None, ALL) else BracketRating
-    extra = {} if model is Rating else {"bracket": players}
     return (
-        model.objects.filter(game=game, ruleset=ruleset, games__gt=0, **extra)
+        _ratings(game, ruleset, players).filter(games__gt=0)
         .select_related("bot_version__bot__owner")
-        .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
-        .order_by("-conservative_score", "-mu", "bot_version_id")
+        .annotate(conservative_score=_SCORE)
+        .order_by(*_ORDER)
     )
 
 
-def rating_history(rating: Rating, last: int | None = None) -> list[dict]:
-    """The rating after each of its matches, in the order they were applied (``last``: only the latest
-    that many, a bounded read however long the history)."""
+Stamp = tuple[int, str]
+
+
+def _stamp(row: dict) -> Stamp:
+    last = row["last"].isoformat() if row["last"] else "-"
+    return row["n"], f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
+
+
+_STAMP_AGGREGATES = {"n": Count("id", filter=Q(games__gt=0)), "total": Count("id"), "last": Max("updated_at")}
+
+
+def board_stamp(game: str, ruleset: str = STANDARD, players: str | None = None) -> Stamp:
+    """(ratings on the board, a stamp that changes whenever one of the board's ratings changes): one
+    indexed aggregate."""
+    stamp = _stamp(_ratings(game, ruleset, players).aggregate(**_STAMP_AGGREGATES))
+    return stamp[0], f"{players or ALL}:{stamp[1]}"
+
+
+def board_stamps(games, ruleset: str = STANDARD) -> dict[str, Stamp]:
+    """:func:`board_stamp` of several games in one query."""
+    rows = {r["game"]: r for r in Rating.objects.filter(game__in=list(games), ruleset=ruleset).order_by()
+            .values("game").annotate(**_STAMP_AGGREGATES)}
+    stamps = {g: _stamp(rows.get(g, {"n": 0, "total": 0, "last": None})) for g in games}
+    return {g: (n, f"{ALL}:{stamp}") for g, (n, stamp) in stamps.items()}
+
+
+def _row(values: dict, place: int) -> dict:
+    label = BotVersion.make_label(values["bot_version__kind"], values["bot_version__bot__owner__username"],
+                                  values["bot_version__bot__name"], values["bot_version__number"])
+    return {"place": place, "bot_version": values["bot_version_id"], "bot": values["bot_version__bot_id"],
+            "label": label, "builtin": values["bot_version__kind"] == BotVersion.Kind.BUILTIN,
+            "ruleset": values["ruleset"], "mu": values["mu"], "sigma": values["sigma"],
+            "conservative": values["mu"] - 3 * values["sigma"], "uncertainty": 3 * values["sigma"],
+            "provisional": values["sigma"] > PROVISIONAL_SIGMA, "games": values["games"]}
+
+
+def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit: int = 100,
+                     search: str = "", history: bool = False, stamp: Stamp | None = None,
+                     players: str | None = None) -> dict:
+    """One page of a leaderboard as plain rows (``place`` 1 = best), cached until a rating changes:
+    ``{"count": rows on the board (or matching ``search``), "rows": [...]}``. ``search`` keeps the bots
+    whose name or owner contains it, with their places on the whole board; ``history`` adds each row's
+    rating history (capped, see :func:`histories`; overall ratings only). ``players``: a bracket's board.
+    ``stamp``: the board's :func:`board_stamp`, if the caller has it."""
+    size, stamp = stamp or board_stamp(game, ruleset, players)
+    key = "board:" + hashlib.sha1(repr((game, ruleset, players, stamp, offset, limit, history, search))
+                                  .encode()).hexdigest()
+    cached = cache_get(key)
+    if cached is not None:
+        return cached
+    board = leaderboard(game, ruleset, players)
+    if search:
+        # Places on the whole board: the board's order (ids only), then the hits' places in it.
+        hits = set(board.filter(Q(bot_version__bot__name__icontains=search)
+                                | Q(bot_version__bot__owner__username__icontains=search))
+                   .values_list("bot_version_id", flat=True))
+        places = [(place, v) for place, v in enumerate(board.values_list("bot_version_id", flat=True), 1) if v in hits]
+        size, places = len(places), places[offset:offset + limit]
+        values = {v["bot_version_id"]: v for v in board.filter(bot_version_id__in=[v for _, v in places])
+                  .values(*_ROW_FIELDS)}
+        rows = [_row(values[v], place) for place, v in places]
+    else:
+        rows = [_row(v, place) for place, v in enumerate(board.values(*_ROW_FIELDS)[offset:offset + limit],
+                                                         offset + 1)]
+    if history and players in (None, ALL):
+        by_rating = histories(Rating.objects.filter(bot_version_id__in=[r["bot_version"] for r in rows],
+                                                    ruleset=ruleset).values_list("bot_version_id", "id"))
+        for row in rows:
+            row["history"] = by_rating.get(row["bot_version"], [])
+    result = {"count": size, "rows": rows}
+    cache_set(key, result, CACHE_SECONDS)
+    return result
+
+
+def _iso(value) -> str:
+    if isinstance(value, str):  # SQLite hands raw timestamps (UTC) to a plain cursor
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.isoformat()
+
+
+def histories(version_and_rating_ids, max_points: int = HISTORY_POINTS) -> dict[int, list[dict]]:
+    """Rating histories by bot version id, each downsampled in the database to at most ``max_points``
+    evenly spaced points that keep the first and the last: one query for all of them."""
+    rating_of = {rating_id: version_id for version_id, rating_id in version_and_rating_ids}
+    out: dict[int, list[dict]] = {v: [] for v in rating_of.values()}
+    if not rating_of:
+        return out
+    max_points = max(3, max_points)
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    marks = ", ".join(["%s"] * len(rating_of))
+    # Keep every step-th change (step = ceil((n - 1) / (max_points - 2))) and the last: at most max_points.
+    sql = (f"SELECT rating_id, sequence, match_id, rank, mu_after, sigma_after, created_at FROM ("
+           f"SELECT c.*, ROW_NUMBER() OVER (PARTITION BY rating_id ORDER BY sequence) AS rn, "
+           f"COUNT(*) OVER (PARTITION BY rating_id) AS cnt FROM {table} c WHERE rating_id IN ({marks})) t "
+           f"WHERE cnt <= %s OR rn = cnt OR (rn - 1) %% ((cnt - 2) / %s + 1) = 0 ORDER BY rating_id, sequence")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*rating_of, max_points, max_points - 2])
+        for rating_id, sequence, match_id, rank, mu, sigma, at in cursor.fetchall():
+            out[rating_of[rating_id]].append({"sequence": sequence, "match": match_id, "place": rank + 1, "mu": mu,
+                                              "sigma": sigma, "conservative": mu - 3 * sigma, "at": _iso(at)})
+    return out
+
+
+def rating_history(rating: Rating, last: int | None = None, max_points: int | None = HISTORY_POINTS) -> list[dict]:
+    """The rating after each of its matches, in the order they were applied: downsampled to at most
+    ``max_points`` points, first and last kept (``None``: every point); ``last``: instead, only the latest
+    that many, every one (a bounded read however long the history)."""
+    if last is None and max_points is not None:
+        return histories([(rating.bot_version_id, rating.pk)], max_points)[rating.bot_version_id]
     changes = RatingChange.objects.filter(rating=rating)
     if last is not None:
         changes = reversed(list(changes.order_by("-sequence")[:last]))

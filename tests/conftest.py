@@ -67,3 +67,12 @@ def _no_lease_heartbeat_inside_test_transactions(request):
         mp.undo()
     else:
         yield
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: tests reuse one database name, and cached pages (rated
+    statistics are kept for minutes by design) must not carry over from another test's data."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -69,9 +69,28 @@ def schedule_forever(stop: threading.Event) -> None:
             close_connection()
 
 
+def statistics_forever(stop: threading.Event) -> None:
+    """Every STATS_SECONDS (at once on start): recount every game's rated statistics into the cache, so
+    the statistics pages never count a million matches while someone waits. A thread of its own: a
+    long count never delays the scheduler or the reconciler."""
+    from engines.games import available_games
+    from tournaments.leases import close_connection
+    from tournaments.statistics import refresh_statistics
+
+    while True:
+        try:
+            refresh_statistics(available_games())
+        except Exception as exc:  # the database is away: the next turn tries again
+            log.warning("statistics: %s: %s", type(exc).__name__, exc)
+            close_connection()
+        if stop.wait(settings.ARENA["STATS_SECONDS"]):
+            return
+
+
 @signals.beat_init.connect
 @signals.beat_embedded_init.connect
 def _beat_init(**_):
     threading.Thread(target=reconcile_forever, args=(threading.Event(),), name="match-reconciler",
                      daemon=True).start()
     threading.Thread(target=schedule_forever, args=(threading.Event(),), name="scheduler", daemon=True).start()
+    threading.Thread(target=statistics_forever, args=(threading.Event(),), name="statistics", daemon=True).start()

@@ -1,11 +1,12 @@
 """Reads of tournaments and matches."""
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from bots.models import BotVersion
 from engines.versus import score_series
 from ratings.selectors import STANDARD, ratings_of
-from tournaments.models import Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchSeat, Tournament
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, int]:
@@ -34,10 +35,13 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
     rows = []
     entries = list(tournament.entry_set.select_related("bot_version__bot__owner"))
     ratings = ratings_of([e.bot_version_id for e in entries], seeding_ruleset(tournament))
+    # Every entry's results here in one aggregate over the tournament's finished matches' seats.
+    results = {r["bot_version_id"]: r for r in MatchSeat.objects.filter(
+        match__tournament=tournament, match__status=Match.Status.FINISHED).values("bot_version_id").annotate(
+        n=Count("id"), wins=Count("id", filter=Q(rank=0)), rank_sum=Sum("rank"))}
     for entry in entries:
         version = entry.bot_version
-        seats = version.seats.filter(match__tournament=tournament, match__status=Match.Status.FINISHED)
-        ranks = list(seats.values_list("rank", flat=True))
+        result = results.get(version.pk, {"n": 0, "wins": 0, "rank_sum": 0})
         rating = ratings.get(version.pk)
         rows.append({
             "bot_version": version,
@@ -46,9 +50,9 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             "sigma": rating.sigma if rating else None,
             "conservative": rating.conservative if rating else None,
             "games": rating.games if rating else 0,
-            "matches": len(ranks),
-            "wins": sum(1 for r in ranks if r == 0),
-            "average_place": (sum(ranks) / len(ranks) + 1) if ranks else None,  # seat ranks are 0-based
+            "matches": result["n"],
+            "wins": result["wins"],
+            "average_place": (result["rank_sum"] / result["n"] + 1) if result["n"] else None,  # ranks are 0-based
         })
     if tournament.duplicate:
         complete = tournament_series(tournament)
@@ -58,6 +62,18 @@ def tournament_standings(tournament: Tournament) -> list[dict]:
             row["series_won"] = sum(1 for r in mine if r["won"])
     rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0), r["label"]))
     return rows
+
+
+def entry_labels(tournament_ids) -> dict[int, list[dict]]:
+    """The entries of these tournaments as ``{"bot_version", "label"}``, by tournament id: one query of values."""
+    out: dict[int, list[dict]] = {}
+    rows = (Entry.objects.filter(tournament_id__in=list(tournament_ids)).order_by("id")
+            .values_list("tournament_id", "bot_version_id", "bot_version__kind", "bot_version__bot__owner__username",
+                         "bot_version__bot__name", "bot_version__number"))
+    for tournament_id, version_id, kind, owner, name, number in rows:
+        out.setdefault(tournament_id, []).append(
+            {"bot_version": version_id, "label": BotVersion.make_label(kind, owner, name, number)})
+    return out
 
 
 def tournament_series(tournament: Tournament) -> list[dict]:
@@ -85,8 +101,16 @@ def tournament_series(tournament: Tournament) -> list[dict]:
     return complete
 
 
+def seats_with_bots() -> tuple[Prefetch, Prefetch]:
+    """Prefetches of matches' seats in order with their versions, bots and owners: two queries for a page
+    (seats by match; versions joined to their bots and owners by key)."""
+    return (Prefetch("seats", queryset=MatchSeat.objects.order_by("seat")),
+            Prefetch("seats__bot_version", queryset=BotVersion.objects.select_related("bot__owner")))
+
+
 def matches_of(tournament: Tournament) -> QuerySet[Match]:
-    return tournament.matches.prefetch_related("seats__bot_version__bot__owner").order_by("id")
+    """The tournament's matches with their seats, without their logs (a list never reads them)."""
+    return tournament.matches.defer("log").prefetch_related(*seats_with_bots()).order_by("id")
 
 
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).

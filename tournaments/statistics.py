@@ -9,9 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from django.db.models import Count, F, Q, Window
 
+from arena.caching import cache_get, cache_set
+from engines.games import get_game
 from ratings.selectors import STANDARD, leaderboard
 from tournaments.models import Match, MatchSeat
 
@@ -140,3 +144,48 @@ def game_statistics(game: str, ruleset: str | None = None, tournament: int | Non
             "seats": seat_results(game, ruleset, tournament),
             "scores": score_distribution(game, ruleset, tournament),
             "lengths": match_lengths(game, ruleset, tournament)}
+
+
+def _cache_key(game: str, ruleset: str | None, tournament: int | None, top: int) -> str:
+    if tournament is None:
+        return f"stats:{connection.settings_dict['NAME']}:{game}:{ruleset}:rated:{top}"
+    # A tournament's statistics change only when another of its matches finishes.
+    finished = Match.objects.filter(tournament_id=tournament, status=Match.Status.FINISHED).count()
+    return f"stats:{connection.settings_dict['NAME']}:{game}:{ruleset}:{tournament}:{finished}:{top}"
+
+
+def _count(game: str, ruleset: str | None, tournament: int | None, top: int) -> dict:
+    return {**game_statistics(game, ruleset, tournament, top), "as_of": timezone.now()}
+
+
+def cached_game_statistics(game: str, ruleset: str | None = None, tournament: int | None = None,
+                           top: int = DEFAULT_TOP) -> dict:
+    """:func:`game_statistics` as pages and the API serve them, with ``as_of`` (when they were counted).
+
+    Rated statistics read every rated match of the game, too much for a request or for every rated
+    match: beat's statistics thread recounts the usual views every ``ARENA_STATS_SECONDS``
+    (:func:`refresh_statistics`), other views are counted on first request and kept as long. A
+    tournament's are kept until another of its matches finishes."""
+    key = _cache_key(game, ruleset, tournament, top)
+    stats = cache_get(key)
+    if stats is None:
+        stats = _count(game, ruleset, tournament, top)
+        cache_set(key, stats, _keep_seconds(tournament))
+    return stats
+
+
+def _keep_seconds(tournament: int | None) -> int:
+    # Rated views outlive two refresh rounds, so the refreshed ones are never missing between rounds.
+    return 3600 if tournament is not None else int(2 * settings.ARENA["STATS_SECONDS"]) + 60
+
+
+def refresh_statistics(games) -> int:
+    """Recount the rated statistics the pages show by default (every ruleset, then each rated ruleset;
+    the default matrix size) of ``games`` into the cache; returns the views counted."""
+    views = 0
+    for game in games:
+        for ruleset in (None, *get_game(game).rated_presets):
+            cache_set(_cache_key(game, ruleset, None, DEFAULT_TOP), _count(game, ruleset, None, DEFAULT_TOP),
+                      _keep_seconds(None))
+            views += 1
+    return views

@@ -252,6 +252,27 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-validations": {"task": "tournaments.tasks.reconcile_validations", "schedule": 30.0},
 }
 
+# --- Cache ----------------------------------------------------------------------------------------
+# Leaderboards and rating histories, keyed by a stamp of their ratings (ratings/selectors.py): a rating
+# change makes new keys, so no process ever serves a stale board. ARENA_CACHE_URL: redis://... (shared by
+# every web process), locmem:// (per process) or dummy:// (none); unset: the Redis broker's server when
+# the broker is Redis (production), else files in var/cache (the embedded default).
+CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": "arena-cache", "TIMEOUT": 3600}}
+elif CACHE_URL.startswith(("locmem:", "dummy:")):
+    kind = "LocMemCache" if CACHE_URL.startswith("locmem:") else "DummyCache"
+    CACHES = {"default": {"BACKEND": f"django.core.cache.backends.{kind.lower().replace('cache', '')}.{kind}"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(DATA_DIR / "cache"), "TIMEOUT": 3600,
+                          "OPTIONS": {"MAX_ENTRIES": 5000}}}
+
+# Points of one rating's history that leaderboards (?history=1) and charts return at most (evenly spaced).
+ARENA_HISTORY_POINTS = int(os.environ.get("ARENA_HISTORY_POINTS", 100))
+
 # --- The arena itself -----------------------------------------------------------------------------
 ARENA = {
     # Recovery (deploy/SCALING.md has the bounds). A running match's worker renews its lease every
@@ -280,6 +301,8 @@ ARENA = {
     "LADDER_WEIGHTS": env_json_object("ARENA_LADDER_WEIGHTS"),
     # The scheduler (in the beat process) tops up the ladders and starts scheduled tournaments this often.
     "SCHEDULER_SECONDS": float(os.environ.get("ARENA_SCHEDULER_SECONDS", 5)),
+    # How old the rated statistics pages may be: beat recounts them this often (they read every rated match).
+    "STATS_SECONDS": float(os.environ.get("ARENA_STATS_SECONDS", 300)),
     "MAX_FAULTS": int(os.environ.get("ARENA_MAX_FAULTS", 3)),
     "MOVE_MS": int(os.environ.get("ARENA_MOVE_MS", 2000)),
     "MATCH_MS": int(os.environ.get("ARENA_MATCH_MS", 120_000)),

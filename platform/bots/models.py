@@ -70,8 +70,12 @@ class BotVersion(models.Model):
     @property
     def label(self) -> str:
         """The name shown on leaderboards and match pages."""
-        owner = "" if self.kind == self.Kind.BUILTIN else f"{self.bot.owner.username}/"
-        return f"{owner}{self.bot.name} v{self.number}"
+        return self.make_label(self.kind, self.bot.owner.username, self.bot.name, self.number)
+
+    @classmethod
+    def make_label(cls, kind: str, owner: str, name: str, number: int) -> str:
+        """A version's label from its parts (reads that fetch values, not objects)."""
+        return f"{'' if kind == cls.Kind.BUILTIN else owner + '/'}{name} v{number}"
 
     @property
     def playable(self) -> bool:

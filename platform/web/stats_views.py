@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from ratings.brackets import brackets_for
 from ratings.selectors import STANDARD, model_comparison
-from tournaments.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
+from tournaments.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
 from tournaments.models import Tournament
 from web.stat_charts import head_to_head_grid, histogram_chart, rank_scatter, seat_chart
 from web.views import _game_or_404
@@ -39,7 +39,7 @@ def game_stats(request, game: str):
         if tournament is None:
             raise Http404(f"no {engine.name} tournament {raw[:40]!r}")
     top = int(_choice(request, "top", [str(n) for n in range(1, MAX_TOP + 1)], str(DEFAULT_TOP)))
-    stats = game_statistics(game, ruleset, tournament.pk if tournament else None, top)
+    stats = cached_game_statistics(game, ruleset, tournament.pk if tournament else None, top)
     return render(request, "web/stats.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets), "tournament": tournament,
         "top": top, "stats": stats, "h2h": head_to_head_grid(stats["head_to_head"]),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 
-from django.core.cache import cache
 from django.http import HttpResponse
 
+from arena.caching import cache_get, cache_set
 from engines.match import MatchLog
 from engines.view import FRAMES_VERSION, match_data, seat_frames
 from engines.view.games import data_version, seat_views_public
@@ -54,12 +54,12 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
     key = (f"viewer:{FRAMES_VERSION}:{data_version(match.game)}:{match.pk}:{match.game}:{match.seed}:"
            f"{match.num_moves}:{finished}:"
            f"{'spectator' if seat is None else seat}")
-    body = cache.get(key)
+    body = cache_get(key)
     if body is None:
         log = MatchLog.from_dict(public_log(match.log))
         data = match_data(log) if seat is None else seat_frames(log, seat)
         body = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), compresslevel=6)
-        cache.set(key, body, CACHE_SECONDS)
+        cache_set(key, body, CACHE_SECONDS)
     return body
 
 

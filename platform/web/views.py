@@ -22,7 +22,7 @@ from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.brackets import brackets_for
 from ratings.models import PROVISIONAL_SIGMA
-from ratings.selectors import STANDARD, leaderboard, rating_history
+from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_rows, rating_history
 from tournaments import schedule
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.ladder import ladder_queue, ladder_summary
@@ -34,6 +34,14 @@ from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
 
 
+class CountedPaginator(Paginator):
+    """A paginator told its count (already known: no second COUNT query)."""
+
+    def __init__(self, object_list, per_page, *, count: int):
+        super().__init__(object_list, per_page)
+        self.__dict__["count"] = count  # fills the cached property
+
+
 def _game_or_404(game_id: str):
     if game_id not in available_games():
         raise Http404(f"unknown game {game_id}")
@@ -41,16 +49,28 @@ def _game_or_404(game_id: str):
 
 
 def home(request):
-    boards = []
-    for game_id in available_games():
-        boards.append({"game": get_game(game_id), "top": list(leaderboard(game_id)[:3])})
+    stamps = board_stamps(available_games())
+    boards = [{"game": get_game(g), "top": leaderboard_rows(g, STANDARD, 0, 3, stamp=stamps[g])["rows"]}
+              for g in available_games()]
     recent = Tournament.objects.select_related("created_by")[:8]
     return render(request, "web/home.html", {"boards": boards, "recent": recent})
 
 
+#: Rows on a page of a leaderboard; the chart shows the first CHART_BOTS of the board.
+BOARD_PAGE, CHART_BOTS = 100, 10
+
+
+def _query_without_page(request) -> str:
+    """The request's other query parameters, for the pager's links (``a=1&`` or empty)."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode() + "&" if query else ""
+
+
 def game_leaderboard(request, game: str):
-    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard); ``?players=``:
-    those of one player-count bracket (2, 3-4, 5-6)."""
+    """The public ratings of one rated ruleset of a game (``?ruleset=``, default standard), 100 a page
+    (``?page=``), or the bots whose name or owner contains ``?q=`` with their places; ``?players=``: those
+    of one player-count bracket (2, 3-4, 5-6)."""
     engine = _game_or_404(game)
     ruleset = request.GET.get("ruleset") or STANDARD
     if ruleset not in engine.rated_presets:
@@ -59,17 +79,23 @@ def game_leaderboard(request, game: str):
     players = request.GET.get("players")
     if players is not None and players not in brackets:
         raise Http404(f"{game} ({ruleset}) has no player-count bracket {players[:40]}")
-    ratings = list(leaderboard(game, ruleset, players))
+    search = request.GET.get("q", "").strip()[:64]
+    stamp = board_stamp(game, ruleset, players)
+    size = (leaderboard_rows(game, ruleset, 0, 1, search=search, stamp=stamp, players=players)["count"]
+            if search else stamp[0])
+    page = Paginator(range(size), BOARD_PAGE).get_page(request.GET.get("page"))
+    rows = leaderboard_rows(game, ruleset, page.start_index() - 1 if size else 0, BOARD_PAGE, search=search,
+                            stamp=stamp, players=players)["rows"]
     # Rating histories are kept for the overall ratings only.
-    histories = {r.pk: rating_history(r) for r in ratings[:10]} if players is None else {}
-    chart = rating_chart([(r.bot_version.label, histories[r.pk]) for r in ratings[:10] if r.pk in histories])
+    top = leaderboard_rows(game, ruleset, 0, CHART_BOTS, history=True, stamp=stamp)["rows"] if players is None else []
+    chart = rating_chart([(r["label"], r["history"]) for r in top])
     tournaments = Tournament.objects.filter(game=game, rated=True, ruleset=ruleset)[:10]
     return render(request, "web/leaderboard.html", {
         "engine": engine, "ruleset": ruleset, "rulesets": list(engine.rated_presets),
         "ruleset_options": engine.rated_presets[ruleset], "ruleset_players": engine.preset_players(ruleset),
-        "ratings": ratings, "chart": chart, "players": players, "brackets": brackets,
-        "provisional_sigma": PROVISIONAL_SIGMA,
-        "tournaments": tournaments})
+        "ratings": rows, "page": page, "pager_query": _query_without_page(request), "search": search,
+        "chart": chart, "chart_bots": CHART_BOTS, "players": players, "brackets": brackets,
+        "provisional_sigma": PROVISIONAL_SIGMA, "tournaments": tournaments})
 
 
 def tournament_list(request):
@@ -137,7 +163,7 @@ def _post_id(request, name: str) -> int:
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     progress = tournament_progress(tournament)
-    page = Paginator(matches_of(tournament), 50).get_page(request.GET.get("page"))
+    page = CountedPaginator(matches_of(tournament), 50, count=progress["total"]).get_page(request.GET.get("page"))
     champion = tournament.plan.get("champion") if tournament.plan else None
     return render(request, "web/tournament.html", {
         "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,

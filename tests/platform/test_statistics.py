@@ -3,10 +3,11 @@ import pytest
 from django.db import transaction
 
 from bots.models import Bot, BotVersion
+from engines.games import get_game
 from players.services import system_player
 from ratings.services import rate_match
-from tournaments.statistics import (game_statistics, head_to_head, histogram, match_lengths, score_distribution,
-                                seat_results)
+from tournaments.statistics import (cached_game_statistics, game_statistics, head_to_head, histogram, match_lengths,
+                                    refresh_statistics, score_distribution, seat_results)
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -105,6 +106,7 @@ def test_the_api_serves_the_statistics(history):
     a, b, c, friendly = history
     client = APIClient()
     body = client.get("/api/games/port_royal/stats/").json()
+    assert body.pop("as_of").startswith("20")
     assert body == {**game_statistics("port_royal"), "ruleset": None, "tournament": None} | {
         "head_to_head": body["head_to_head"]}
     cell = next(x for x in body["head_to_head"]["cells"] if (x["a"], x["b"]) == (a.pk, b.pk))
@@ -143,3 +145,33 @@ def test_the_new_endpoints_are_in_the_openapi_schema(db):
         "application/x-ndjson"]
     players = next(p for p in paths["/api/leaderboards/{game}/"]["get"]["parameters"] if p["name"] == "players")
     assert players["schema"]["enum"] == ["2", "3-4", "5-6"]
+
+
+def test_rated_statistics_are_kept_until_recounted_a_tournaments_until_its_next_match(history):
+    a, b, c, friendly = history
+    rated = cached_game_statistics("port_royal")
+    assert rated["lengths"]["matches"] == 3
+    played([a, b], [0, 1], [20, 2], 80)  # a new rated match: the pages keep their count until beat recounts
+    assert cached_game_statistics("port_royal") == rated
+    assert refresh_statistics(["port_royal"]) == 1 + len(get_game("port_royal").rated_presets)  # all, then each
+    recounted = cached_game_statistics("port_royal")
+    assert recounted["lengths"]["matches"] == 4 and recounted["as_of"] >= rated["as_of"]
+
+    mine = cached_game_statistics("port_royal", tournament=friendly.pk)
+    assert mine["lengths"]["matches"] == 1
+    played([b, a], [0, 1], [5, 4], 30, rated=False, tournament=friendly)
+    assert cached_game_statistics("port_royal", tournament=friendly.pk)["lengths"]["matches"] == 2
+
+
+def test_beats_statistics_thread_counts_every_game_at_once_on_start(history):
+    import threading
+
+    from tournaments.lifecycle import statistics_forever
+
+    before = cached_game_statistics("port_royal")
+    a, b, c, friendly = history
+    played([a, c], [0, 1], [9, 3], 70)
+    stop = threading.Event()
+    stop.set()  # one round, then stop
+    statistics_forever(stop)
+    assert cached_game_statistics("port_royal")["lengths"]["matches"] == before["lengths"]["matches"] + 1

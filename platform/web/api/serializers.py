@@ -137,6 +137,9 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(EntrySerializer(many=True))
     def get_entries(self, obj):
+        # The list prefetches the entries with their bots (one query a page, not one a tournament).
+        if hasattr(obj, "entry_labels"):  # a list reads every entry of its page at once
+            return obj.entry_labels
         return [{"bot_version": e.bot_version_id, "label": e.bot_version.label}
                 for e in obj.entry_set.select_related("bot_version__bot__owner")]
 

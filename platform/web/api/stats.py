@@ -15,7 +15,7 @@ from ratings.brackets import brackets_for
 from tournaments.export import export
 from ratings.models import ModelRating
 from ratings.selectors import STANDARD, model_comparison
-from tournaments.statistics import DEFAULT_TOP, MAX_TOP, game_statistics
+from tournaments.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
 from tournaments.models import Tournament
 from web.api.errors import MethodCheckedFirst
 from web.api.params import query_int
@@ -111,6 +111,7 @@ class GameStatsSerializer(serializers.Serializer):
     seats = SeatRowSerializer(many=True)
     scores = ScoresSerializer()
     lengths = LengthsSerializer()
+    as_of = serializers.DateTimeField(help_text="when these were counted (rated statistics: every ARENA_STATS_SECONDS)")
 
 
 @extend_schema(parameters=[
@@ -134,7 +135,7 @@ class GameStats(MethodCheckedFirst, APIView):
         if tournament is not None and not Tournament.objects.filter(pk=tournament, game=game).exists():
             raise ValidationError({"tournament": [f"no {game} tournament {tournament}"]})
         top = query_int(request, "top", DEFAULT_TOP, 1, MAX_TOP)
-        return Response(GameStatsSerializer(game_statistics(game, ruleset, tournament, top)).data)
+        return Response(GameStatsSerializer(cached_game_statistics(game, ruleset, tournament, top)).data)
 
 
 class ComparisonRowSerializer(serializers.Serializer):

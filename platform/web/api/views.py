@@ -16,15 +16,15 @@ from bots.models import Bot, BotVersion
 from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
-from ratings.selectors import STANDARD, leaderboard, rating_history
+from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
 from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
-from tournaments.selectors import (public_log, tournament_progress, tournament_series, tournament_standings,
-                                   visible_matches)
+from tournaments.selectors import (entry_labels, public_log, seats_with_bots, tournament_progress,
+                                   tournament_series, tournament_standings, visible_matches)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
-from web.api.pagination import LeaderboardPage
+from web.api.pagination import KeysetPage, LeaderboardPage
 from web.api.params import query_bool, query_int
 from web.api.parsers import JSONBodyParser
 from web.api.stats import BRACKETS, query_bracket
@@ -35,8 +35,6 @@ ID_RE = re.compile(r"[0-9]{1,18}")
 ID_PATTERN = ID_RE.pattern
 
 GAME_PARAM = OpenApiParameter("game", str, enum=list(available_games()), description="only this game")
-
-from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
 
 def game_info(game_id: str) -> dict:
     game = get_game(game_id)
@@ -79,8 +77,11 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
     OpenApiParameter("ruleset", str, description="a rated ruleset of the game (default standard; see games/)"),
     OpenApiParameter("players", str, enum=BRACKETS, description="the ratings from one player-count bracket's "
                                                                 "matches only (default: all matches)"),
-    OpenApiParameter("history", bool, description="add each bot's rating after each of its matches "
-                                                  "(overall ratings only)")]))
+    OpenApiParameter("search", {"type": "string", "maxLength": 64},
+                     description="only bots whose name or owner contains this (their places on the whole board)"),
+    OpenApiParameter("history", bool, description=f"add each bot's rating after its matches (overall ratings only; "
+                                                  f"at most {HISTORY_POINTS} evenly spaced points, first and last "
+                                                  f"kept)")]))
 class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
@@ -103,16 +104,22 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
-        page = self.paginate_queryset(self.get_queryset())
-        with_history = query_bool(request, "history") and query_bracket(request, game, ruleset) is None
-        for place, rating in enumerate(page, self.paginator.offset + 1):
-            rating.place = place
-            rating.history = rating_history(rating) if with_history else None
+        search = request.query_params.get("search", "")
+        if len(search) > 64:
+            raise ValidationError({"search": ["at most 64 characters"]})
+        bracket = query_bracket(request, game, ruleset)
+        with_history = query_bool(request, "history") and bracket is None
+        offset, limit = self.paginator.page_of(request, 0)
+        # Plain rows, cached until a rating of the board changes: no serializer per row.
+        board = leaderboard_rows(game.id, ruleset, offset, limit, search=search, history=with_history,
+                                 players=bracket)
+        self.paginator.count = board["count"]
+        fields = self.serializer_class.Meta.fields
+        rows = [{k: row.get(k) for k in fields} for row in board["rows"]]
         self.paginator.header = {"game": game.id, "ruleset": ruleset,
                                  "options": game.options(game.rated_presets[ruleset]),
-                                 "players": list(game.preset_players(ruleset)),
-                                 "bracket": query_bracket(request, game, ruleset) or "all"}
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+                                 "players": list(game.preset_players(ruleset)), "bracket": bracket or "all"}
+        return self.paginator.get_paginated_response(rows)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
 class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -180,6 +187,14 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
 class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.select_related("created_by").order_by("-id")
     lookup_value_regex = ID_PATTERN
+    pagination_class = KeysetPage
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        labels = entry_labels([t.pk for t in page])  # the page's entries in one query, as values
+        for tournament in page:
+            tournament.entry_labels = labels.get(tournament.pk, [])
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def get_serializer_class(self):
         return s.TournamentCreateSerializer if self.action == "create" else s.TournamentSerializer
@@ -245,9 +260,14 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
 class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
     lookup_value_regex = ID_PATTERN
+    pagination_class = KeysetPage
 
     def get_queryset(self):
-        qs = visible_matches(self.request.user).prefetch_related("seats__bot_version__bot__owner").order_by("-id")
+        qs = visible_matches(self.request.user).order_by("-id")
+        if self.action in ("log", "frames"):
+            return qs
+        # Lists and the match itself never read the log (the biggest column by far).
+        qs = qs.defer("log").prefetch_related(*seats_with_bots())
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
