@@ -301,7 +301,7 @@ class Alhambra(Game):
         takes = _TAKES_MEMO.get(tuple(money_market))
         if takes is None:
             takes = [[money_market[i] for i in pick] for pick in _picks(money_market)]
-            if len(_TAKES_MEMO) > 200_000:
+            if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
                 _TAKES_MEMO.clear()
             _TAKES_MEMO[tuple(money_market)] = takes
         return [{"type": "take_money", "cards": list(cards)} for cards in takes]

@@ -442,7 +442,7 @@ class _Finisher:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
             reach = _REACH.get(tuple(need))
             if reach is None:  # the least need card by card: shared by every turn with these needs
-                if len(_REACH) > 20_000:
+                if len(_REACH) > 2_000:  # a few MB at most
                     _REACH.clear()
                 reach = _REACH[tuple(need)] = [None] * (NCITY + 2)
             cached = needs[p] = (need, min(need), reach)
