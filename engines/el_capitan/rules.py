@@ -427,7 +427,7 @@ NCARD = len(CARD_IDS)
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one", "reach")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one", "reach", "stay")
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
@@ -445,8 +445,8 @@ class _Finisher:
                 if len(_REACH) > 2_000:  # a few MB at most
                     _REACH.clear()
                 reach = _REACH[tuple(need)] = [None] * (NCITY + 2)
-            cached = needs[p] = (need, min(need), reach)
-        self.need, self.min_need, self.reach = cached
+            cached = needs[p] = (need, min(need), reach, {})
+        self.need, self.min_need, self.reach, self.stay = cached
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
         self.one: dict[int, list[tuple[int, int]]] = {}  # location (hand), location + 100 (display)
@@ -490,6 +490,15 @@ class _Finisher:
                     best.append((m + CARD_PRICE[k], k))
             best.sort()
             got = self.one[loc + 100] = best[:2]
+        return got
+
+    def stay_need(self, loc: int, slot: int) -> int:
+        """main_need where the ship lies (loc, harbour slot): it depends on the board and the supply
+        only, as the needs do, so it is kept with them."""
+        key = loc * 4 + slot + 1  # slot -1 (no harbour space), 0 or 1
+        got = self.stay.get(key)
+        if got is None:
+            got = self.stay[key] = main_need(self.st, self.p, loc, slot)
         return got
 
     def reach_row(self, loc: int) -> list[int | None]:
@@ -667,7 +676,7 @@ class ElCapitan(Game):
         else:
             fin = _Finisher(st, p)
             need = fin.need
-            stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+            stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
         if cands:
             # can()'s quick answers first, without a call: no main action affordable at all, or
@@ -914,7 +923,7 @@ class ElCapitan(Game):
             fin = _Finisher(st, p)
             if t == "buy":
                 left = money - CARD_PRICE[k]
-                stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+                stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
                 return stay_need <= left or fin.can(loc, left, bought=k)
             if k < NDEST:
                 mode = a.get("mode")
