@@ -59,6 +59,9 @@ class MatchLog:
     outcome: dict[str, Any] | None = None
     # Tail of each program bot's stderr: for its owner only, never in a public log.
     stderr: dict[int, str] = field(default_factory=dict)
+    # Each move's index in the legal list of its state, as the runner knew it (not part of the log's
+    # JSON: the compact stored form, engines.logcodec, keeps these instead of the actions).
+    choices: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -177,6 +180,7 @@ def play_match(
             action = legal[chosen]
             game.apply(state, seat, action)
             log.moves.append([seat, action, ms])
+            log.choices.append(chosen)
             if on_decision is not None:
                 on_decision(Decision(move, seat, observation or {}, legal, chosen, ms, fault_info))
         outcome = apply_forfeits(game.outcome(state), list(log.forfeits))

@@ -29,9 +29,11 @@ def random_playout(game_id: str, num_players: int, seed: int, options: Mapping[s
         if observe:
             for viewer in [None, *range(num_players)]:
                 json.dumps(game.observe(state, viewer))
-        action = legal[rng.randrange(len(legal))]
+        index = rng.randrange(len(legal))
+        action = legal[index]
         apply(state, seat, action)
         log.moves.append([seat, action, 0])
+        log.choices.append(index)
         if len(log.moves) > 200_000:
             raise AssertionError(f"{game_id}: no end after 200000 moves (seed {seed})")
     log.outcome = game.outcome(state).to_dict()

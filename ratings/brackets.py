@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
+from arena.bulk import update_rows
 from ratings.models import BracketRating
 
 ALL = "all"
@@ -44,6 +45,8 @@ def rate_bracket(game: str, ruleset: str, seats: Sequence, env) -> None:
     for rating in changed.values():
         rating.games, rating.updated_at = rating.games + 1, now
     # Two writes at most, whatever the table size: the new ratings, then the known ones.
-    BracketRating.objects.bulk_create([r for r in changed.values() if r.pk is None])
-    BracketRating.objects.bulk_update([r for r in changed.values() if r.pk is not None],
-                                      ["mu", "sigma", "games", "updated_at"])
+    new_ones = [r for r in changed.values() if r.pk is None]
+    if new_ones:
+        BracketRating.objects.bulk_create(new_ones)
+    update_rows(BracketRating, "id", {r.pk: {"mu": r.mu, "sigma": r.sigma, "games": r.games, "updated_at": now}
+                                      for r in changed.values() if r.pk is not None})

@@ -67,3 +67,36 @@ def test_the_bot_interface_does_not_import_the_sandbox():
     """engines.bots is below engines.sandbox (which runs programs as Bots); engines.players joins them."""
     assert not {m for m in _imports(ROOT / "engines" / "bots.py") if m.startswith("engines.sandbox")}
     assert "engines.bots" in _imports(ROOT / "engines" / "sandbox" / "runner.py")
+
+
+def test_the_tournaments_modules_import_one_way():
+    """No import cycle inside tournaments/ (lazy imports count): the doorbell and the leases at the bottom,
+    the services above them, the tasks on top (the lower layers ring the doorbell by task name)."""
+    package = ROOT / "tournaments"
+    modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    graph = {}
+    for name in modules:
+        import ast
+
+        found = set()
+        for node in ast.walk(ast.parse((package / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "tournaments":
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tournaments."):
+                found.add(node.module.split(".")[1])
+            elif isinstance(node, ast.Import):
+                found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("tournaments."))
+        graph[name] = found & modules
+    cycles = []
+
+    def visit(name, path):
+        for other in graph[name]:
+            if other in path:
+                cycles.append(path[path.index(other):] + [other])
+            else:
+                visit(other, path + [other])
+
+    for name in sorted(modules):
+        visit(name, [name])
+    assert cycles == []
+    assert "tasks" not in set().union(*(graph[m] for m in modules if m != "tasks"))

@@ -17,6 +17,7 @@ def stored_match(game: str, owner, seed: int = 1):
     from engines.players import make_bot
     from engines.match import play_match
     from tournaments.models import Match, MatchSeat, Tournament
+    from tournaments.services import save_match_log
 
     builtins = {v.builtin_name: v for v in register_builtin_bots([game])}
     code = (STARTERS / f"{game}.py").read_bytes()
@@ -32,8 +33,9 @@ def stored_match(game: str, owner, seed: int = 1):
     tournament = Tournament.objects.create(name=f"{game} viewer cup", game=game, seats_per_match=3, seed=seed,
                                            status=Tournament.Status.FINISHED, finished_at=timezone.now())
     match = Match.objects.create(tournament=tournament, game=game, seed=seed, options=log.options,
-                                 status=Match.Status.FINISHED, log=log.to_dict(), num_moves=len(log.moves),
+                                 status=Match.Status.FINISHED, num_moves=len(log.moves),
                                  finished_at=timezone.now())
+    save_match_log(match.pk, log.to_dict())
     for seat, version in enumerate(versions):
         MatchSeat.objects.create(match=match, seat=seat, bot_version=version, rank=log.outcome["ranks"][seat],
                                  score=log.outcome["scores"][seat])

@@ -1,8 +1,8 @@
 from django.contrib import admin
 
 from tournaments.ladder import start_ladder, stop_ladder
-from tournaments.models import (Entry, Ladder, Match, MatchSeat, RecurringSchedule, Registration, ScheduledTournament,
-                                Tournament)
+from tournaments.models import (Entry, Ladder, Match, MatchLog, MatchSeat, RecurringSchedule, Registration,
+                                ScheduledTournament, Tournament)
 
 
 class EntryInline(admin.TabularInline):
@@ -31,8 +31,14 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "tournament", "purpose", "status", "attempts", "rated", "ruleset", "finished_at")
     list_filter = ("game", "status", "purpose", "rated")
     raw_id_fields = ("tournament",)
-    readonly_fields = ("log",)
+    readonly_fields = ("stored_log",)
     inlines = [MatchSeatInline]
+
+    @admin.display(description="log")
+    def stored_log(self, match: Match) -> str:
+        """The size of the stored log (the log itself: the match page, the API, the download)."""
+        stored = MatchLog.objects.filter(match=match).first()
+        return str(stored) if stored else "none yet"
 
 
 @admin.register(Ladder)

@@ -11,4 +11,4 @@ class TournamentsConfig(AppConfig):
         from tournaments.validation import on_version_uploaded
 
         version_uploaded.connect(on_version_uploaded, sender=BotVersion, dispatch_uid="tournaments.validation")
-        from tournaments import lifecycle  # noqa: F401  (connects the Celery signal receivers)
+        from tournaments import ladder, lifecycle  # noqa: F401  (the ladder's top-up; the Celery signal receivers)

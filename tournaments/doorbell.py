@@ -1,4 +1,10 @@
-"""What the broker's queue holds: the match ids whose doorbell is still waiting to be answered.
+"""The doorbell: ringing it (a message naming a match or a version) and reading what waits in the queue.
+
+The lowest layer of the match pipeline (it imports only the models): the services, the leases and the
+validation ring through here, by task name, so none of them imports the tasks module (tasks.py imports
+them, never the reverse).
+
+What the broker's queue holds: the match ids whose doorbell is still waiting to be answered.
 
 The reconciler re-rings a queued match only when its message is not waiting in the queue, so a long
 healthy backlog is never flooded with duplicates, while a lost message (an empty broker restart, a
@@ -11,8 +17,14 @@ import base64
 import json
 import os
 from pathlib import Path
+from typing import Sequence
+
+from django.db.models.functions import Now
+
+from tournaments.models import Match
 
 RUN_MATCH = "tournaments.tasks.run_match"
+VALIDATE_VERSION = "tournaments.tasks.validate_version"
 # kombu's Redis transport keeps one list per priority step; priority 0 is the bare queue name.
 REDIS_PRIORITY_SEPARATOR = "\x06\x16"
 REDIS_PRIORITY_STEPS = (0, 3, 6, 9)
@@ -72,3 +84,30 @@ def waiting_match_ids() -> set[int] | None:
     else:
         return None
     return {i for i in map(_match_id, messages) if i is not None}
+
+
+def _send(task: str, arg: int) -> None:
+    """Send one task message by name (eager mode, as some tests and tools set it: run it in place)."""
+    from arena.celery import app
+
+    if app.conf.task_always_eager:
+        app.tasks[task].apply(args=[arg])
+    else:
+        app.send_task(task, args=[arg])
+
+
+def ring_matches(match_ids: Sequence[int]) -> None:
+    """Ring the doorbell for each match (the database row is the truth; duplicates are harmless).
+
+    ``enqueued_at`` is set first, with the database's clock: the reconciler compares it with its own
+    "now" from the same clock."""
+    ids = list(match_ids)
+    for start in range(0, len(ids), 500):  # one statement per chunk (SQLite bounds its parameters)
+        Match.objects.filter(pk__in=ids[start:start + 500], status=Match.Status.QUEUED).update(enqueued_at=Now())
+    for match_id in ids:
+        _send(RUN_MATCH, match_id)
+
+
+def ring_validation(version_id: int) -> None:
+    """Ring the doorbell for a new version's validation matches."""
+    _send(VALIDATE_VERSION, version_id)

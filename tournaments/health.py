@@ -11,17 +11,11 @@ from django.conf import settings
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from tournaments.doorbell import waiting_match_ids
+from tournaments.leases import close_connection, current_match
 from tournaments.models import Match, WorkerBeat
 
 log = logging.getLogger(__name__)
-
-_current_match: int | None = None
-
-
-def set_current_match(match_id: int | None) -> None:
-    """The match this worker process runs now (None: idle); the next heartbeat reports it."""
-    global _current_match
-    _current_match = match_id
 
 
 class WorkerHeartbeat:
@@ -50,16 +44,14 @@ class WorkerHeartbeat:
         if self.stopping:
             state = WorkerBeat.State.STOPPING
         else:
-            state = WorkerBeat.State.RUNNING if _current_match is not None else WorkerBeat.State.IDLE
-        row = {"state": state, "match_id": _current_match, "last_seen": timezone.now(),
+            state = WorkerBeat.State.RUNNING if current_match() is not None else WorkerBeat.State.IDLE
+        row = {"state": state, "match_id": current_match(), "last_seen": timezone.now(),
                "host": socket.gethostname()[:200], "pid": os.getpid()}
         if started:
             row["started_at"] = timezone.now()
         return row
 
     def _run(self) -> None:
-        from tournaments.leases import close_connection
-
         while not self._done.wait(settings.ARENA["HEARTBEAT_SECONDS"]):
             try:
                 WorkerBeat.objects.update_or_create(name=self.name, defaults=self._row(),
@@ -76,8 +68,6 @@ def snapshot(now=None) -> dict:
     Stalled: running with an expired lease (its worker died; the reconciler frees it), or queued, rung
     longer ago than RERING_AFTER_SECONDS and not waiting in the broker's queue (a lost message).
     """
-    from tournaments.doorbell import waiting_match_ids
-
     now = now or timezone.now()
     arena = settings.ARENA
     try:

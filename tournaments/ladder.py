@@ -362,3 +362,6 @@ def ladder_summary(lad: Ladder) -> dict:
             "matches": tournament.matches.count(), "patience": state["patience"], "bound": state["bound"],
             "matches_per_minute": _arena("LADDER_MATCHES_PER_MINUTE"),
             "max_concurrent": _arena("LADDER_MAX_CONCURRENT"), "recent_pace": round(_recent_pace(tournament), 2)}
+
+
+services.TOP_UPS[Tournament.Format.LADDER] = top_up  # the match pipeline tops the ladder up through this

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models.functions import Now
 
+from tournaments.doorbell import ring_matches
 from tournaments.models import Match
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,12 @@ CONNECTION_ERRORS = (OperationalError, InterfaceError)
 RETRY_SECONDS = 1.0
 
 _stop_requested_at: float | None = None  # monotonic time of the worker's SIGTERM, if any
+_current_match: int | None = None  # the match whose lease this worker process holds now
+
+
+def current_match() -> int | None:
+    """The match this worker process runs now (None: idle); its heartbeat row reports it."""
+    return _current_match
 
 
 class LeaseLost(Exception):
@@ -59,14 +66,12 @@ def renew(match_id: int, token: str) -> bool:
 
 def hand_back(match_id: int, token: str) -> bool:
     """Give a running match back to the queue (a worker stopping) and ring its doorbell again."""
-    from tournaments.services import enqueue_matches
-
     returned = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
         status=Match.Status.QUEUED, lease_token="", lease_until=None, enqueued_at=None)
     if returned:
         log.warning("match %s handed back: the worker is stopping", match_id)
         try:
-            enqueue_matches([match_id])
+            ring_matches([match_id])
         except Exception:  # the broker is away: enqueued_at stays empty, the reconciler rings it
             log.exception("could not re-enqueue match %s", match_id)
     return bool(returned)
@@ -80,8 +85,10 @@ def close_connection() -> None:
 
 
 class LeaseKeeper:
-    """Renews a match's lease from a thread while the match plays (a context manager).
+    """Renews a match's lease while the match plays (a context manager).
 
+    The renewals come from one thread per worker process (started with its first match, kept for the
+    next ones: starting and joining a thread per match cost more than a whole short match's writes).
     ``check`` (given to play_match as its per-decision callback) raises LeaseLost once the lease is
     gone; after a SIGTERM and STOP_GRACE_SECONDS the keeper hands the match back and ``check`` stops it.
     """
@@ -91,22 +98,20 @@ class LeaseKeeper:
         self.token = token
         self.lost = threading.Event()
         self.handed_back = False
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"lease-{match_id}", daemon=True)
+        self.due = self.last = 0.0  # monotonic times of the next and the last renewal
 
     def __enter__(self) -> "LeaseKeeper":
-        from tournaments import health
-
-        health.set_current_match(self.match_id)
-        self._thread.start()
+        global _current_match, _keeper
+        self.last = time.monotonic()
+        self.due = self.last + settings.ARENA["HEARTBEAT_SECONDS"]
+        _current_match, _keeper = self.match_id, self
+        _start_renewer()
         return self
 
     def __exit__(self, *exc) -> None:
-        from tournaments import health
-
-        self._done.set()
-        self._thread.join()
-        health.set_current_match(None)
+        global _current_match, _keeper
+        with _renewing:  # a renewal under way ends first: after this, nothing is written for this match
+            _current_match, _keeper = None, None
 
     def check(self, *_args) -> None:
         if self.lost.is_set():
@@ -116,27 +121,65 @@ class LeaseKeeper:
         return (_stop_requested_at is not None
                 and time.monotonic() - _stop_requested_at > settings.ARENA["STOP_GRACE_SECONDS"])
 
-    def _run(self) -> None:
+    def beat(self) -> None:
+        """One turn of the renewer for this match: hand it back (grace over), or renew the lease."""
         interval = settings.ARENA["HEARTBEAT_SECONDS"]
-        wait = interval
+        self.last = time.monotonic()
         try:
-            while not self._done.wait(min(wait, 0.5) if _stop_requested_at is not None else wait):
-                try:
-                    if self._grace_over():
-                        self.handed_back = hand_back(self.match_id, self.token)
-                        self.lost.set()
-                        return
-                    if not renew(self.match_id, self.token):
-                        log.warning("match %s: lease lost, the match stops here", self.match_id)
-                        self.lost.set()
-                        return
-                    wait = interval
-                except CONNECTION_ERRORS as exc:  # the database is away: try again soon
-                    log.warning("match %s: lease not renewed (%s); retrying", self.match_id, exc)
-                    close_connection()
-                    wait = RETRY_SECONDS
-        finally:
+            if self._grace_over():
+                self.handed_back = hand_back(self.match_id, self.token)
+                self.lost.set()
+                return
+            if not renew(self.match_id, self.token):
+                log.warning("match %s: lease lost, the match stops here", self.match_id)
+                self.lost.set()
+                return
+            self.due = time.monotonic() + interval
+        except CONNECTION_ERRORS as exc:  # the database is away: try again soon
+            log.warning("match %s: lease not renewed (%s); retrying", self.match_id, exc)
             close_connection()
+            self.due = time.monotonic() + RETRY_SECONDS
+
+
+_keeper: LeaseKeeper | None = None  # the keeper of the match this process plays now
+_renewing = threading.Lock()  # held while the renewer writes for a keeper
+_renewer: threading.Thread | None = None
+
+
+def _start_renewer() -> None:
+    global _renewer
+    if _renewer is None or not _renewer.is_alive():  # the first match (or a forked child)
+        _renewer = threading.Thread(target=_renew_forever, name="lease-renewer", daemon=True)
+        _renewer.start()
+
+
+def _renew_forever() -> None:
+    """The renewer thread: renews the current match's lease every HEARTBEAT_SECONDS (every 0.5 s once the
+    worker is stopping, to hand the match back on time); closes its connection while idle."""
+    connected = False
+    while True:
+        keeper = _keeper
+        interval = settings.ARENA["HEARTBEAT_SECONDS"]
+        if keeper is None or keeper.lost.is_set():
+            if connected:
+                close_connection()
+                connected = False
+            time.sleep(min(interval, 0.5))
+            continue
+        wait = keeper.due - time.monotonic()
+        if _stop_requested_at is not None:
+            wait = min(wait, keeper.last + 0.5 - time.monotonic())
+        if wait > 0:
+            time.sleep(min(wait, 0.5))
+            continue
+        with _renewing:
+            if _keeper is keeper:
+                connected = True
+                try:
+                    keeper.beat()
+                except Exception:  # not the database being away (beat retries that): keep the thread alive
+                    log.exception("match %s: lease renewal failed; retrying", keeper.match_id)
+                    keeper.due = time.monotonic() + RETRY_SECONDS
 
 
 def retry_while_leased(keeper: LeaseKeeper, action: Callable[[], T], lost: T) -> T:

@@ -6,6 +6,11 @@ import threading
 
 from celery import signals
 from django.conf import settings
+from django.db import close_old_connections
+
+from tournaments.health import WorkerHeartbeat
+from tournaments.leases import close_connection, request_stop
+from tournaments.services import reconcile_matches
 
 log = logging.getLogger(__name__)
 
@@ -15,8 +20,6 @@ _heartbeat = None
 @signals.worker_ready.connect
 def _worker_ready(sender=None, **_):
     global _heartbeat
-    from tournaments.health import WorkerHeartbeat
-
     try:
         _heartbeat = WorkerHeartbeat(getattr(sender, "hostname", "") or "worker")
         _heartbeat.start()
@@ -25,11 +28,17 @@ def _worker_ready(sender=None, **_):
         _heartbeat = None
 
 
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _connections_as_for_a_request(**_):
+    """Around each task, as around each request: close database connections that are broken or older than
+    CONN_MAX_AGE, keep the others (settings.CELERY_DB_REUSE_MAX turns off Celery's close-every-time)."""
+    close_old_connections()
+
+
 @signals.worker_shutting_down.connect
 def _worker_shutting_down(**_):
     """SIGTERM (warm shutdown): the running match finishes within the grace period or is handed back."""
-    from tournaments.leases import request_stop
-
     request_stop()
     if _heartbeat is not None:
         _heartbeat.stopping = True
@@ -43,9 +52,6 @@ def _worker_shutdown(**_):
 
 def reconcile_forever(stop: threading.Event) -> None:
     """Run the match reconciler every RECONCILE_SECONDS until ``stop`` is set; errors wait for the next turn."""
-    from tournaments.leases import close_connection
-    from tournaments.services import reconcile_matches
-
     while not stop.wait(settings.ARENA["RECONCILE_SECONDS"]):
         try:
             reconcile_matches()

@@ -98,7 +98,6 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=200, blank=True)
-    log = models.JSONField(null=True, blank=True)
     num_moves = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     # Set when the match moved the ratings of ``ruleset`` (once, when it was stored).
@@ -117,6 +116,18 @@ class Match(models.Model):
     @property
     def done(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.FAILED)
+
+
+class MatchLog(models.Model):
+    """A finished match's log in its compact stored form (``engines.logcodec``: each move as its index
+    in the legal list, compressed; Port Royal ~0.3 kB). Kept out of the match row, which lists and the
+    pipeline read and write all the time; read it with ``tournaments.selectors.match_log``."""
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="stored_log")
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"log of match {self.match_id} ({len(self.data)} bytes)"
 
 
 class MatchSeat(models.Model):

@@ -26,13 +26,14 @@ from django.db.models import JSONField
 from bots.models import Bot, BotVersion
 from bots.services import register_builtin_bots
 from engines.games import available_games, builtin_bots, get_game
+from engines.logcodec import encode_log
 from engines.match import play_match
 from engines.players import make_bot
 from players.models import Player
 from ratings.brackets import bracket_of
 from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.services import environment
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 
 STANDARD = "standard"
 
@@ -43,7 +44,7 @@ class PoolMatch:
 
     seed: int
     options: dict
-    log_json: str
+    log_blob: bytes  # the stored form (engines.logcodec)
     num_moves: int
     ranks: list[int]
     scores: list[float]
@@ -58,8 +59,9 @@ def play_pool(game: str, seats: int, size: int, seed: int = 1) -> list[PoolMatch
         match_seed = rng.randrange(2**31)
         specs = [rng.choice(names) for _ in range(seats)]
         bots = [make_bot(spec, game, seed=match_seed * 10 + s) for s, spec in enumerate(specs)]
-        log = play_match(game, bots, match_seed).to_dict()
-        pool.append(PoolMatch(match_seed, log["options"], json.dumps(log, separators=(",", ":")),
+        played = play_match(game, bots, match_seed)
+        log = played.to_dict()
+        pool.append(PoolMatch(match_seed, log["options"], encode_log(played),
                               len(log["moves"]), list(log["outcome"]["ranks"]), list(log["outcome"]["scores"])))
     return pool
 
@@ -70,7 +72,6 @@ class Writer:
 
     def __init__(self):
         self.postgres = connection.vendor == "postgresql"
-        self._staged = False
         if self.postgres:
             with connection.cursor() as cursor:
                 cursor.execute("SET synchronous_commit = off")
@@ -129,33 +130,11 @@ class Writer:
                      "error", "rated", "ruleset", "created_at"]
 
     def write_matches(self, rows: list[tuple], pool: list[PoolMatch]) -> None:
-        """Matches: each row is MATCH_COLUMNS and the index of its pool match, whose log it stores (None:
-        no log). On PostgreSQL each pool log is parsed once: the rows go to a staging table and are
-        inserted with their pool's log by one INSERT ... SELECT."""
-        table = Match._meta.db_table
-        q = connection.ops.quote_name
-        if not self.postgres:
-            self.write(Match, [*self.MATCH_COLUMNS, "log"],
-                       (row[:-1] + (None if row[-1] is None else pool[row[-1]].log_json,) for row in rows))
-            return
-        extra_columns, extra = self.defaults(Match, [*self.MATCH_COLUMNS, "log"])
-        columns = [*self.MATCH_COLUMNS, *extra_columns]
-        cols = ", ".join(q(c) for c in columns)
-        rows = [row[:-1] + extra + row[-1:] for row in rows]
-        with connection.cursor() as cursor:
-            if not self._staged:
-                cursor.execute("CREATE TEMPORARY TABLE seed_pool (k int PRIMARY KEY, log jsonb)")
-                with cursor.cursor.copy("COPY seed_pool (k, log) FROM STDIN") as copy:
-                    for k, pm in enumerate(pool):
-                        copy.write_row((k, pm.log_json))
-                cursor.execute(f"CREATE TEMPORARY TABLE seed_match (LIKE {q(table)}, pool_k int)")
-                self._staged = True
-            with cursor.cursor.copy(f"COPY seed_match ({cols}, pool_k) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            cursor.execute(f"INSERT INTO {q(table)} ({cols}, log) SELECT {', '.join('s.' + q(c) for c in columns)}, "
-                           "p.log FROM seed_match s LEFT JOIN seed_pool p ON p.k = s.pool_k ORDER BY s.id")
-            cursor.execute("TRUNCATE seed_match")
+        """Matches: each row is MATCH_COLUMNS and the index of its pool match, whose log (in its compact
+        stored form, engines.logcodec) it keeps in the match log table (None: no log)."""
+        self.write(Match, self.MATCH_COLUMNS, (row[:-1] for row in rows))
+        self.write(MatchLog, ["match_id", "data"],
+                   ((row[0], pool[row[-1]].log_blob) for row in rows if row[-1] is not None))
 
     def next_id(self, model) -> int:
         last = model.objects.order_by("-pk").values_list("pk", flat=True).first()

@@ -1,12 +1,16 @@
 """Reads of tournaments and matches."""
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from bots.models import BotVersion
+from engines.logcodec import decode
 from engines.versus import score_series
 from ratings.selectors import STANDARD, ratings_of
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, int]:
@@ -110,11 +114,37 @@ def seats_with_bots() -> tuple[Prefetch, Prefetch]:
 
 def matches_of(tournament: Tournament) -> QuerySet[Match]:
     """The tournament's matches with their seats, without their logs (a list never reads them)."""
-    return tournament.matches.defer("log").prefetch_related(*seats_with_bots()).order_by("id")
+    return tournament.matches.prefetch_related(*seats_with_bots()).order_by("id")
 
 
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).
 PUBLIC_FAULT_KEYS = ("seat", "move", "kind")
+
+
+def match_log(match: Match) -> dict | None:
+    """The full log of a match (``MatchLog.to_dict()`` as JSON; its stderr and fault details are the
+    bots' owners' only: show others ``public_log`` of it), or None before it is stored.
+
+    Every reader of match logs comes here: the log lives in its own table in the compact stored form
+    (engines.logcodec), and decoding replays the game. Decoded once per match object."""
+    decoded = getattr(match, "_decoded_log", None)
+    if decoded is None:
+        data = MatchLog.objects.filter(match_id=match.pk).values_list("data", flat=True).first()
+        if data is None:
+            return None
+        data = bytes(data)
+        # A replay costs milliseconds (tens for a long game): keep the result a while, keyed by the stored
+        # bytes themselves (a log replaced, or an id reused after a database reset, is another key).
+        key = f"matchlog:v1:{match.pk}:{hashlib.blake2b(data, digest_size=16).hexdigest()}"
+        decoded = cache.get(key)
+        if decoded is None:
+            decoded = decode(data)
+            cache.set(key, decoded, LOG_CACHE_SECONDS)
+        match._decoded_log = decoded
+    return decoded
+
+
+LOG_CACHE_SECONDS = 3600
 
 
 def public_log(log: dict) -> dict:

@@ -7,7 +7,7 @@ import socket
 import traceback
 import uuid
 from datetime import timedelta
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -15,16 +15,18 @@ from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from arena.bulk import update_rows
 from bots.models import BotVersion
 from engines.bots import Bot
 from engines.players import make_bot
 from engines.core import BadOptions
 from engines.games import available_games, get_game
+from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import lock_game, rate_match
-from tournaments import formats, leases
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from ratings.services import apply_rating, take_rating_turn
+from tournaments import doorbell, formats, leases
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
 
 log = logging.getLogger(__name__)
@@ -180,14 +182,36 @@ def advance_tournament(tournament_id: int | None) -> None:
             _advance(tournament)
 
 
+OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def advance_after_match(match: Match) -> None:
+    """A match of the tournament is done (stored or failed): advance the tournament if that was its last
+    open match, or top up its ladder.
+
+    Asked after the match's transaction committed, so of matches finishing together the last to commit
+    sees none open and advances (one indexed read for the others; no lock)."""
+    tournament = match.tournament
+    if tournament is None:
+        return
+    if tournament.format != Tournament.Format.LADDER and Match.objects.filter(
+            tournament_id=tournament.pk, status__in=OPEN).exists():
+        return
+    advance_tournament(tournament.pk)
+
+
+#: How a continuous format tops itself up after each match: format -> top_up(tournament, open matches).
+#: tournaments.ladder registers the ladder's when it is imported (at start-up, tournaments.apps): it builds
+#: on this module, which must not import it (imports flow one way).
+TOP_UPS: dict[str, Callable[[Tournament, int], Any]] = {}
+
+
 def _advance(tournament: Tournament) -> None:
     """Must run in a transaction holding the tournament row (or creating it)."""
     open_matches = tournament.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
     fmt = tournament.format
     if fmt == Tournament.Format.LADDER:
-        from tournaments import ladder  # the ladder builds on this module
-
-        ladder.top_up(tournament, open_matches)
+        TOP_UPS[fmt](tournament, open_matches)
         return
     if open_matches:
         return
@@ -329,12 +353,7 @@ def create_match(*, game: str, bot_versions: Sequence[BotVersion], seed: int, op
 
 def enqueue_matches(match_ids: Sequence[int]) -> None:
     """Ring the doorbell for each match (the database row is the truth; duplicates are harmless)."""
-    from tournaments.tasks import run_match_task
-
-    for match_id in match_ids:
-        # The database's clock: the reconciler compares it with its own "now" from the same clock.
-        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(enqueued_at=Now())
-        run_match_task.delay(match_id)
+    doorbell.ring_matches(match_ids)
 
 
 def claim_match(match_id: int, worker: str = "") -> str | None:
@@ -367,8 +386,12 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     if token is None:
         return "not claimed"
     with leases.LeaseKeeper(match_id, token) as keeper:
-        match = Match.objects.get(pk=match_id)
-        seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
+        # The match, its tournament and its seats' versions in one read.
+        seats = list(MatchSeat.objects.filter(match_id=match_id).select_related(
+            "match__tournament", "bot_version__bot__owner").order_by("seat"))
+        match = seats[0].match if seats else Match.objects.select_related("tournament").get(pk=match_id)
+        for seat in seats:
+            seat.match = match
         bots: list[Bot] = []
         try:
             for s in seats:
@@ -388,29 +411,30 @@ def run_match(match_id: int, worker: str | None = None) -> str:
             log.exception("match %s failed", match_id)
             Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
                 status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-            advance_tournament(match.tournament_id)
+            advance_after_match(match)
             return "failed"
+        log_data = result.to_dict()
+        blob = encode_log(result)  # outside the transaction: the game lock is held only to write
         # A database away for a while (restart, failover, link cut) delays the store; it never fails
         # the match. The heartbeat keeps the lease meanwhile.
-        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, result.to_dict()), "lease lost")
+        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, log_data, seats, blob), "lease lost")
         if stored == "lease lost":
             log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
         try:
-            advance_tournament(match.tournament_id)
+            advance_after_match(match)
         except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
             log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
     return stored
 
 
-def rated_ruleset(match: Match) -> str | None:
+def rated_ruleset(match: Match, seats: int | None = None) -> str | None:
     """The ruleset whose public ratings a match moves, or None: only the matches of a rated tournament,
-    played under one of the game's rated rulesets, are rated (friendly and validation matches never)."""
-    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None:
+    played under one of the game's rated rulesets, are rated (friendly and validation matches never).
+    ``seats``: the match's number of seats, when the caller has read them."""
+    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None or not match.tournament.rated:
         return None
-    if not Tournament.objects.filter(pk=match.tournament_id, rated=True).exists():
-        return None
-    return get_game(match.game).rated_preset(match.seats.count(), match.options)
+    return get_game(match.game).rated_preset(match.seats.count() if seats is None else seats, match.options)
 
 
 def store_result(match: Match, token: str, log_data: dict) -> str:
@@ -418,34 +442,57 @@ def store_result(match: Match, token: str, log_data: dict) -> str:
     the lease."""
     stored = _store(match, token, log_data)
     if stored == "finished":
-        advance_tournament(match.tournament_id)
+        advance_after_match(match)
     return stored
 
 
-def _store(match: Match, token: str, log_data: dict) -> str:
+def save_match_log(match_id: int, log_data: dict) -> None:
+    """Store (or replace) a match's log in its compact form; the match pipeline stores logs itself
+    (``run_match``): this is for logs from elsewhere (imports, fixtures)."""
+    MatchLog.objects.update_or_create(match_id=match_id, defaults={"data": encode_checked(log_data)})
+
+
+def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
+           blob: bytes | None = None) -> str:
+    """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them): the
+    conditional store (which also marks the match rated: exactly once), the log, the seats in one
+    update, then (rated only) the game's lock and rating turn and the rating update (apply_rating).
+
+    The game's lock is taken last and held to the commit, so it covers the rating writes only, and the
+    order in which matches take it is the order in which they commit (finish) and are rated."""
+    if seats is None:
+        seats = list(match.seats.order_by("seat"))
+    ruleset = rated_ruleset(match, len(seats))
     outcome = log_data["outcome"]
-    ruleset = rated_ruleset(match)
+    forfeits = {int(k) for k in log_data.get("forfeits", {})}
+    stderr = log_data.get("stderr", {})
+    for seat in seats:
+        faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
+        seat.rank = outcome["ranks"][seat.seat]
+        seat.score = outcome["scores"][seat.seat]
+        seat.faults = len(faults)
+        seat.forfeited = seat.seat in forfeits
+        seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
+        seat.stderr_tail = (stderr.get(str(seat.seat))
+                            or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
+    if blob is None:
+        blob = encode_checked(log_data)
     with transaction.atomic():
-        if ruleset:
-            lock_game(match.game)  # first: rating order = order in which matches finish
         stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
-            status=Match.Status.FINISHED, log=log_data, num_moves=len(log_data["moves"]),
-            finished_at=timezone.now(), error="")
+            status=Match.Status.FINISHED, num_moves=len(log_data["moves"]), finished_at=timezone.now(),
+            error="", rated=bool(ruleset), ruleset=ruleset or "")
         if not stored:
             return "lease lost"  # another worker took the match over; its result counts
-        forfeits = {int(k) for k in log_data.get("forfeits", {})}
-        for seat in match.seats.all():
-            faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
-            seat.rank = outcome["ranks"][seat.seat]
-            seat.score = outcome["scores"][seat.seat]
-            seat.faults = len(faults)
-            seat.forfeited = seat.seat in forfeits
-            seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-            seat.stderr_tail = (log_data.get("stderr", {}).get(str(seat.seat))
-                                or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
-            seat.save(update_fields=["rank", "score", "faults", "forfeited", "fault_log", "stderr_tail"])
+        MatchLog.objects.create(match_id=match.pk, data=blob)
+        update_rows(MatchSeat, "seat", {s.seat: {"rank": s.rank, "score": s.score, "faults": s.faults,
+                                                 "forfeited": s.forfeited, "stderr_tail": s.stderr_tail} for s in seats},
+                    where={"match": match.pk})
+        for seat in seats:
+            if seat.fault_log:  # rare: a bot that faulted
+                MatchSeat.objects.filter(pk=seat.pk).update(fault_log=seat.fault_log)
         if ruleset:
-            rate_match(match, ruleset)
+            apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset,
+                         [(s.bot_version_id, s.rank) for s in seats])
     return "finished"
 
 
@@ -460,10 +507,8 @@ def reconcile_matches() -> list[int]:
       REQUEUE_AFTER_SECONDS.
     Times are the database's clock.
     """
-    from tournaments.doorbell import waiting_match_ids
-
     try:
-        waiting = waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
+        waiting = doorbell.waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
     except Exception as exc:  # the broker is away: expired leases are still freed
         log.warning("reconciler cannot read the broker's queue: %s", exc)
         waiting = None

@@ -28,6 +28,7 @@ from bots.services import register_builtin_bots
 from engines.core import BadOptions
 from engines.versus import paired_difference, score_series
 from tournaments import formats
+from tournaments.doorbell import ring_validation
 from tournaments.models import Match
 from tournaments.services import checked_options, create_match, run_match, smallest_table
 
@@ -52,9 +53,7 @@ def create_validation_matches(version: BotVersion) -> None:
 
 
 def enqueue_validation(version_id: int) -> None:
-    from tournaments.tasks import validate_version_task
-
-    validate_version_task.delay(version_id)
+    ring_validation(version_id)
 
 
 def validate_version(version_id: int) -> str:

@@ -246,6 +246,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fixup closes the database connection around every task (a new PostgreSQL connection per
+# match: most of a short match's platform cost). Connections follow CONN_MAX_AGE instead: tournaments.lifecycle
+# closes only unusable or old ones around each task, as Django does around each request.
+CELERY_DB_REUSE_MAX = 1_000_000
 # The match reconciler runs in the beat process itself (tournaments.lifecycle), every
 # ARENA_RECONCILE_SECONDS: a task on the match queue would wait behind the backlog it must repair.
 CELERY_BEAT_SCHEDULE = {

@@ -12,7 +12,7 @@ from engines.match import MatchLog
 from engines.view import FRAMES_VERSION, match_data, seat_frames
 from engines.view.games import data_version, seat_views_public
 from tournaments.models import Match
-from tournaments.selectors import public_log
+from tournaments.selectors import match_log, public_log
 
 CACHE_SECONDS = 7 * 24 * 3600
 
@@ -31,7 +31,7 @@ def own_seats(match: Match, user) -> set[int]:
 def allowed_seat_views(match: Match, user) -> list[int]:
     """The seats whose view ``user`` may open: all where the game's seat views reveal nothing
     private (or for staff), else the seats of the user's own bots."""
-    seats = range(len(match.log["seats"])) if match.log else range(match.seats.count())
+    seats = range(match.seats.count())
     if seat_views_public(match.game) or (user.is_authenticated and user.is_staff):
         return list(seats)
     return sorted(own_seats(match, user))
@@ -42,11 +42,12 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
 
     Raises ``SeatViewRefused`` for a seat the user may not see, ``ValueError`` for a seat that does not exist.
     """
-    if match.log is None:
+    if match.status != Match.Status.FINISHED:
         raise LookupError(f"match {match.pk} is {match.status}: it has no log yet")
     if seat is not None:
-        if not 0 <= seat < len(match.log["seats"]):
-            raise ValueError(f"no seat {seat}: seats are 0..{len(match.log['seats']) - 1}")
+        seats = match.seats.count()
+        if not 0 <= seat < seats:
+            raise ValueError(f"no seat {seat}: seats are 0..{seats - 1}")
         if seat not in allowed_seat_views(match, user):
             raise SeatViewRefused(f"seat {seat}'s view of this {match.game} match is private to its bot's owner")
     # The id alone could name another match after a database reset; the log's identity goes with it.
@@ -56,7 +57,10 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
            f"{'spectator' if seat is None else seat}")
     body = cache_get(key)
     if body is None:
-        log = MatchLog.from_dict(public_log(match.log))
+        stored = match_log(match)
+        if stored is None:
+            raise LookupError(f"match {match.pk} has no stored log")
+        log = MatchLog.from_dict(public_log(stored))
         data = match_data(log) if seat is None else seat_frames(log, seat)
         body = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), compresslevel=6)
         cache_set(key, body, CACHE_SECONDS)

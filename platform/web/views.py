@@ -26,7 +26,8 @@ from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_r
 from tournaments import schedule
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.ladder import ladder_queue, ladder_summary
-from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
+from tournaments.models import Ladder, Match, RecurringSchedule, ScheduledTournament, Tournament
+from tournaments.selectors import match_log as stored_log
 from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
 from web.charts import rating_chart
@@ -180,7 +181,7 @@ def match_detail(request, pk: int):
     own_seats = [s for s in seats if request.user.is_authenticated and s.bot_version.bot.owner_id == request.user.pk]
     ranked = sorted(seats, key=lambda s: (s.rank if s.rank is not None else 99, s.seat))
     viewer = None
-    if match.log:
+    if match.status == Match.Status.FINISHED:
         viewer = {"assets": shell_assets(match.game),
                   "config": {"framesUrl": reverse("match-frames", args=[match.pk]),
                              "allowedSeats": allowed_seat_views(match, request.user)}}
@@ -209,9 +210,10 @@ def match_frames(request, pk: int):
 
 def match_log(request, pk: int):
     match = get_object_or_404(visible_matches(request.user), pk=pk)
-    if match.log is None:
+    stored = stored_log(match)
+    if stored is None:
         raise Http404(f"match {pk} has no log yet")
-    response = JsonResponse(public_log(match.log))
+    response = JsonResponse(public_log(stored))
     response["Content-Disposition"] = f'attachment; filename="match-{pk}.json"'
     return response
 

@@ -13,6 +13,7 @@ from engines.view import match_data, render_html
 from engines.view.frames import replay_observations
 from engines.view.games import expected_marks, seat_views_public
 from players.models import Player
+from tournaments.selectors import match_log
 from viewer_testing import stored_match
 
 pytestmark = pytest.mark.browser
@@ -84,7 +85,7 @@ def walk(tab, replayed: Replayed, start: int, own_seat: int, may_see_other: bool
 def test_the_match_page_plays_every_game(game, tab, live_server, transactional_db):
     alice = Player.objects.create_user("alice", password="pw-alice-123")
     match = stored_match(game, alice, seed=3)
-    replayed = Replayed(MatchLog.from_dict(match.log))
+    replayed = Replayed(MatchLog.from_dict(match_log(match)))
     start = replayed.n // 2
     client = Client()
     client.force_login(alice)

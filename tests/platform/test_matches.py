@@ -8,6 +8,7 @@ from ratings.models import Rating, RatingChange
 from tournaments import services
 from arena_testing import purge_broker_queue
 from tournaments.models import Match, Tournament
+from tournaments.selectors import match_log
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def test_run_match_stores_the_log_and_rates_once(tournament):
     assert match.status == Match.Status.FINISHED and match.rated and match.attempts == 1
     seats = list(match.seats.order_by("seat"))
     assert sorted(s.rank for s in seats) in ([0, 1], [0, 0])
-    assert match.log["outcome"]["ranks"] == [s.rank for s in seats]
+    assert match_log(match)["outcome"]["ranks"] == [s.rank for s in seats]
     assert RatingChange.objects.filter(match=match).count() == 2
     before = {r.pk: (r.mu, r.sigma, r.games) for r in Rating.objects.all()}
     # A second delivery of the same task finds nothing to claim: nothing stored or rated twice.
@@ -50,7 +51,7 @@ def test_a_worker_that_lost_its_lease_does_not_store(tournament):
     Match.objects.filter(pk=match.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
     assert services.reconcile_matches() == [match.pk]
     assert services.run_match(match.pk, "worker-b") == "finished"
-    log = Match.objects.get(pk=match.pk).log
+    log = match_log(match)
     # worker-a comes back with its (now stale) result: refused.
     assert services.store_result(match, token, log) == "lease lost"
     assert RatingChange.objects.filter(match=match).count() == 2

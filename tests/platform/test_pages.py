@@ -7,6 +7,7 @@ from django.test import Client
 from players.models import Player
 from tournaments import services
 from tournaments.models import MatchSeat
+from tournaments.selectors import match_log
 
 
 @pytest.fixture
@@ -46,17 +47,17 @@ def test_match_page_shows_seats_outcome_and_moves(played):
     html = Client().get(f"/matches/{match.pk}/").content.decode()
     assert "Outcome" in html and f"Moves <span class=\"muted\">({match.num_moves})" in html
     log = Client().get(f"/matches/{match.pk}/log.json").json()
-    assert log["outcome"] == match.log["outcome"]
+    assert log["outcome"] == match_log(match)["outcome"]
 
 
 def test_stderr_of_a_faulty_bot_is_shown_to_its_owner_only(played):
     seat = MatchSeat.objects.filter(match__tournament=played).first()
     seat.faults, seat.fault_log, seat.stderr_tail = 1, [{"move": 3, "kind": "crash", "detail": "exit 1"}], "SECRET-TRACE"
     seat.save()
-    seat.match.log["faults"] = [{"seat": seat.seat, "move": 3, "kind": "crash", "detail": "exit 1",
-                                 "stderr_tail": "SECRET-TRACE"}]
-    seat.match.log["stderr"] = {str(seat.seat): "SECRET-TRACE and more"}
-    seat.match.save()
+    log = match_log(seat.match)
+    log["faults"] = [{"seat": seat.seat, "move": 3, "kind": "crash", "detail": "exit 1", "stderr_tail": "SECRET-TRACE"}]
+    log["stderr"] = {str(seat.seat): "SECRET-TRACE and more"}
+    services.save_match_log(seat.match_id, log)
     url = f"/matches/{seat.match_id}/"
     assert "SECRET-TRACE" not in Client().get(url).content.decode()
     stranger = Client()

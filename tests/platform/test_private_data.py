@@ -73,7 +73,8 @@ def exposed(olga, builtin_versions):
     for match, version in ((validation, invalid), (played, valid)):
         seat = match.seats.get(bot_version=version)
         fault = {"seat": seat.seat, "move": 0, "kind": "garbage", "detail": f"answer is not JSON: '{SECRET}'"}
-        Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, log={
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+        services.save_match_log(match.pk, {
             "format": 1, "game": "port_royal", "options": match.options, "seed": match.seed,
             "seats": ["a", "b"], "moves": [], "faults": [fault | {"stderr_tail": SECRET}], "forfeits": {},
             "outcome": {"ranks": [0, 1], "scores": [1, 0]}, "stderr": {str(seat.seat): SECRET}})

@@ -16,6 +16,7 @@ from ratings.models import RatingChange
 from tournaments import leases, services
 from tournaments.doorbell import waiting_match_ids
 from tournaments.models import Match, WorkerBeat
+from tournaments.selectors import match_log
 
 
 def make_tournament(versions, games=4, game="port_royal"):
@@ -73,7 +74,7 @@ def test_a_match_taken_over_stops_and_stores_nothing(builtin_versions, settings,
     assert services.run_match(match.pk, "worker-a") == "lease lost"
     thief.join()
     match.refresh_from_db()
-    assert match.status == Match.Status.RUNNING and match.log is None and not match.rated
+    assert match.status == Match.Status.RUNNING and match_log(match) is None and not match.rated
     assert not RatingChange.objects.filter(match=match).exists()
 
 

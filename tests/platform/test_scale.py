@@ -21,7 +21,9 @@ from players.services import system_player
 from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.selectors import HISTORY_POINTS, histories, leaderboard, rating_history
 from ratings.services import rate_match
-from tournaments.models import Entry, Match, MatchSeat, Tournament
+from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
+from tournaments.selectors import match_log
+from tournaments.services import save_match_log
 
 LOG = {"format": 1, "game": "port_royal", "moves": [[0, 0, 1]] * 50, "outcome": {"ranks": [0, 1]}}
 # The smoke test's data set (bounded: a few seconds on SQLite).
@@ -44,17 +46,19 @@ def rated_board(n: int) -> list[BotVersion]:
 
 
 def match_with_seats(vs, tournament=None, log=LOG) -> Match:
-    match = Match.objects.create(game="port_royal", seed=1, status=Match.Status.FINISHED, log=log,
-                                 tournament=tournament, num_moves=50)
+    match = Match.objects.create(game="port_royal", seed=1, status=Match.Status.FINISHED, tournament=tournament,
+                                 num_moves=50)
+    if log is not None:
+        save_match_log(match.pk, log)
     for seat, v in enumerate(vs):
         MatchSeat.objects.create(match=match, seat=seat, bot_version=v, rank=seat, score=0)
     return match
 
 
 def log_read(queries) -> list[str]:
-    """The SQL statements that read the match log column."""
-    column = f'{connection.ops.quote_name(Match._meta.db_table)}.{connection.ops.quote_name("log")}'
-    return [q["sql"] for q in queries if column in q["sql"]]
+    """The SQL statements that read the match log table."""
+    table = connection.ops.quote_name(MatchLog._meta.db_table)
+    return [q["sql"] for q in queries if table in q["sql"]]
 
 
 @pytest.mark.django_db
@@ -201,7 +205,7 @@ def test_seedscale_makes_a_consistent_data_set_and_benchsite_times_every_endpoin
     report = json.loads(out.getvalue())
     assert report["matches"] == SEED_MATCHES and report["versions"] == SEED_VERSIONS
     assert BotVersion.objects.filter(kind="upload").count() == SEED_VERSIONS
-    assert Match.objects.filter(status="finished", rated=True, log__isnull=False).count() == SEED_MATCHES
+    assert Match.objects.filter(status="finished", rated=True, stored_log__isnull=False).count() == SEED_MATCHES
     assert MatchSeat.objects.count() == RatingChange.objects.count() == 4 * SEED_MATCHES
     assert GameLock.objects.get(game="port_royal").sequence == SEED_MATCHES
     # Every chain is whole: each change starts where the previous ended; the rating is its last change.
@@ -217,7 +221,7 @@ def test_seedscale_makes_a_consistent_data_set_and_benchsite_times_every_endpoin
     from engines.match import MatchLog, replay
 
     match = Match.objects.order_by("?").first()
-    _, outcome = replay(MatchLog.from_dict(match.log))
+    _, outcome = replay(MatchLog.from_dict(match_log(match)))
     assert list(outcome.ranks) == list(match.seats.order_by("seat").values_list("rank", flat=True))
     # New rows get fresh ids after the explicit ones.
     assert Player.objects.create(username="after-seed").pk > Player.objects.exclude(username="after-seed").count() - 1

@@ -12,6 +12,8 @@ from engines.view.frames import decode_frames, replay_observations
 from engines.view.games import seat_views_public
 from players.models import Player
 from tournaments.models import Match
+from tournaments.selectors import match_log
+from tournaments.services import save_match_log
 from viewer_testing import stored_match
 
 
@@ -52,9 +54,9 @@ def test_frames_are_the_replayed_observations_gzipped_and_cached(alice, django_a
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, br")
     assert response["Content-Encoding"] == "gzip"
     data = json.loads(gzip.decompress(response.content))
-    observations, _events = replay_observations(MatchLog.from_dict(match.log), [None, 0])
+    observations, _events = replay_observations(MatchLog.from_dict(match_log(match)), [None, 0])
     assert decode_frames(data["views"]["spectator"]) == observations[None]
-    assert [m["s"] for m in data["moves"]] == [seat for seat, _a, _ms in match.log["moves"]]
+    assert [m["s"] for m in data["moves"]] == [seat for seat, _a, _ms in match_log(match)["moves"]]
     assert data["seats"] == ["alice/starter v1", "heuristic v1", "random v1"]
     plain = logged_in(alice).get(url, {"seat": 0})
     assert "Content-Encoding" not in plain and decode_frames(plain.json()["frames"]) == observations[0]
@@ -64,9 +66,10 @@ def test_frames_are_the_replayed_observations_gzipped_and_cached(alice, django_a
 
 def test_stderr_never_reaches_the_viewer(alice):
     match = stored_match("top_race", alice)
-    match.log["faults"] = [{"seat": 0, "move": 2, "kind": "crash", "detail": "exit 1", "stderr_tail": "SECRET-TRACE"}]
-    match.log["stderr"] = {"0": "SECRET-TRACE and more"}
-    match.save()
+    log = match_log(match)
+    log["faults"] = [{"seat": 0, "move": 2, "kind": "crash", "detail": "exit 1", "stderr_tail": "SECRET-TRACE"}]
+    log["stderr"] = {"0": "SECRET-TRACE and more"}
+    save_match_log(match.pk, log)
     for client in (Client(), logged_in(alice)):
         body = client.get(f"/matches/{match.pk}/frames.json").content.decode()
         assert "SECRET" not in body and '"kind":"crash"' in body

@@ -19,7 +19,7 @@ from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
 from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
-from tournaments.selectors import (entry_labels, public_log, seats_with_bots, tournament_progress,
+from tournaments.selectors import (entry_labels, match_log, public_log, seats_with_bots, tournament_progress,
                                    tournament_series, tournament_standings, visible_matches)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
@@ -266,8 +266,8 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
         qs = visible_matches(self.request.user).order_by("-id")
         if self.action in ("log", "frames"):
             return qs
-        # Lists and the match itself never read the log (the biggest column by far).
-        qs = qs.defer("log").prefetch_related(*seats_with_bots())
+        # Lists and the match itself never read the log (its own table: tournaments.selectors.match_log).
+        qs = qs.prefetch_related(*seats_with_bots())
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
@@ -285,9 +285,10 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         match = self.get_object()
-        if match.log is None:
+        stored = match_log(match)
+        if stored is None:
             raise NotFound(f"match {match.pk} is {match.status}: it has no log yet")
-        return Response(public_log(match.log))
+        return Response(public_log(stored))
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[
         OpenApiParameter("seat", {"type": "integer", "minimum": 0, "maximum": 99},

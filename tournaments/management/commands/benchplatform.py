@@ -1,5 +1,10 @@
-"""Platform throughput: matches/s from enqueue to stored and rated, on N worker processes. Not a test."""
+"""Platform throughput and overhead: matches/s from enqueue to stored and rated, on N worker processes,
+and what the platform adds to each match beyond the engine's own play. Not a test."""
+import cProfile
+import io
 import json
+import os
+import pstats
 import time
 
 from django.conf import settings
@@ -7,44 +12,132 @@ from django.core.management.base import BaseCommand
 
 from bots.services import register_builtin_bots
 from engines.bench import bench_game
-from tournaments.models import Match
+from engines.match import play_match
+from engines.players import make_bot
+from tournaments.models import Match, MatchLog
 from tournaments.selectors import tournament_progress
-from tournaments.services import create_tournament
+from tournaments.services import create_tournament, run_match
 from tournaments.workers import start_workers, stop_workers
+
+
+def engine_ms_per_match(matches: list[Match]) -> tuple[float, float]:
+    """The engine's own play time of these matches (wall, CPU), played again in this process (same bots,
+    same seeds: the same moves)."""
+    plays = []
+    for match in matches:
+        seats = list(match.seats.select_related("bot_version").order_by("seat"))
+        plays.append((match, [(s.bot_version.builtin_name, match.seed * 10 + s.seat) for s in seats]))
+    wall, cpu = time.perf_counter(), time.process_time()
+    for match, bots in plays:
+        play_match(match.game, [make_bot(name, match.game, seed=seed) for name, seed in bots], match.seed, match.options)
+    count = max(1, len(matches))
+    return (time.perf_counter() - wall) * 1000 / count, (time.process_time() - cpu) * 1000 / count
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """CPU time (user + system) used so far by these processes (Linux /proc), or None elsewhere."""
+    try:
+        total = 0
+        for pid in pids:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class Command(BaseCommand):
     help = ("Measure platform throughput: a round robin of built-in bots (random vs heuristic) on local workers, "
-            "from enqueue to stored and rated; prints one JSON line.")
+            "from enqueue to stored and rated, and the platform's overhead per match (wall time per match and "
+            "worker, less the engine's own play time); prints one JSON line. --in-process runs the matches in "
+            "this process instead (no broker), --profile prints where that time goes.")
 
     def add_arguments(self, parser):
         parser.add_argument("--game", default="port_royal")
         parser.add_argument("--matches", type=int, default=60)
         parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--seats", type=int, default=2)
+        parser.add_argument("--in-process", action="store_true",
+                            help="run_match in this process, one after the other (the pipeline without the broker)")
+        parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile's top functions")
 
-    def handle(self, *args, game, matches, workers, **options):
+    def handle(self, *args, game, matches, workers, seats, in_process, profile, **options):
         versions = {v.builtin_name: v for v in register_builtin_bots([game])}
-        procs = start_workers(workers, name="bench")
+        # One version per seat (a version enters a tournament once): beyond two, more built-in versions.
+        entrants = [versions["random"], versions["heuristic"]] if seats <= 2 else _extra_versions(game, versions, seats)
+        profiler = cProfile.Profile() if profile else None
+        procs = [] if in_process else start_workers(workers, name="bench")
         try:
-            time.sleep(3)  # let the workers connect before the clock starts
-            started = time.perf_counter()
-            tournament = create_tournament(name=f"benchmark {game}", game=game, seats=2, games_per_pairing=matches,
-                                           bot_versions=[versions["random"], versions["heuristic"]], seed=99,
-                                           rated=True)
-            while tournament_progress(tournament)["done"] < matches:
-                time.sleep(0.05)
+            if procs:  # warm up: the workers connect and import what a match needs before the clock starts
+                warm = create_tournament(name=f"benchmark {game} warm-up", game=game, seats=seats,
+                                         games_per_pairing=4 * workers, bot_versions=entrants, seed=98, rated=True)
+                while tournament_progress(warm)["done"] < 4 * workers:
+                    time.sleep(0.05)
+            started, cpu_started = time.perf_counter(), time.process_time()
+            workers_cpu = cpu_seconds([p.pid for p in procs])
+            tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
+                                           games_per_pairing=matches, bot_versions=entrants,
+                                           seed=99, rated=True)
+            if in_process:
+                ids = list(tournament.matches.order_by("id").values_list("pk", flat=True))
+                if profiler:
+                    profiler.enable()
+                for match_id in ids:
+                    run_match(match_id, "bench")
+                if profiler:
+                    profiler.disable()
+            else:
+                while tournament_progress(tournament)["done"] < matches:
+                    time.sleep(0.02)
             elapsed = time.perf_counter() - started
+            if in_process:
+                cpu = time.process_time() - cpu_started
+            else:
+                after = cpu_seconds([p.pid for p in procs])
+                cpu = None if after is None or workers_cpu is None else after - workers_cpu
         finally:
             stop_workers(procs)
-        finished = Match.objects.filter(tournament=tournament)
-        moves = sum(finished.values_list("num_moves", flat=True))
-        play_ms = sum(ms for log in finished.values_list("log", flat=True) for _, _, ms in log["moves"])
-        engine = bench_game(game, num_players=2, games=20)
+        finished = list(Match.objects.filter(tournament=tournament))
+        moves = sum(m.num_moves for m in finished)
+        stored = list(MatchLog.objects.filter(match__tournament=tournament).values_list("data", flat=True))
+        engine_ms, engine_cpu_ms = engine_ms_per_match(finished)
+        parallel = 1 if in_process else workers
+        wall_ms = elapsed * 1000 * parallel / matches  # per match, per worker
         print(json.dumps({
-            "game": game, "matches": matches, "workers": workers,
+            "game": game, "matches": matches, "seats": seats, "workers": 0 if in_process else workers,
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
-            "broker": settings.CELERY_BROKER_URL.split(":")[0],
+            "broker": "none (in process)" if in_process else settings.CELERY_BROKER_URL.split(":")[0],
             "seconds": round(elapsed, 2), "matches_per_s": round(matches / elapsed, 2),
-            "moves": moves, "bot_think_ms": play_ms,
-            "engine_only_games_per_s_one_core": engine["games_per_s"],
+            "moves": moves, "wall_ms_per_match_per_worker": round(wall_ms, 2),
+            "engine_ms_per_match": round(engine_ms, 2),
+            "overhead_ms_per_match": round(wall_ms - engine_ms, 2),
+            # CPU of this process (--in-process) or of the workers, less the engine's: robust to a busy machine.
+            "cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches, 2),
+            "engine_cpu_ms_per_match": round(engine_cpu_ms, 2),
+            "overhead_cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches - engine_cpu_ms, 2),
+            "stored_log_bytes_avg": round(sum(len(d) for d in stored) / max(1, len(stored)), 1),
+            "engine_only_games_per_s_one_core": bench_game(game, num_players=seats, games=20)["games_per_s"],
         }))
+        if profiler:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
+            self.stderr.write(out.getvalue())
+
+
+def _extra_versions(game, versions, seats):
+    """``seats`` distinct built-in versions (random and heuristic alternately) for a rated round robin."""
+    from bots.models import Bot, BotVersion
+    from players.services import system_player
+
+    owner = system_player()
+    found = []
+    for i in range(seats):
+        name = ("random", "heuristic")[i % 2]
+        if i < 2:
+            found.append(versions[name])
+            continue
+        bot, _ = Bot.objects.get_or_create(owner=owner, game=game, name=f"bench-{name}-{i}")
+        version, _ = BotVersion.objects.get_or_create(bot=bot, number=1, defaults={
+            "kind": BotVersion.Kind.BUILTIN, "builtin_name": name, "status": BotVersion.Status.VALID})
+        found.append(version)
+    return found
