@@ -18,13 +18,21 @@ on a game; the bot side is the standalone SDK ``engines/sdk/arena_bot.py``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping, Sequence
+
+try:  # a dependency of the project; the standard library stays the fallback
+    import orjson
+except ImportError:  # pragma: no cover - only without the dependency installed
+    orjson = None
 
 PROTOCOL_VERSION = 1
 #: the longest answer line a bot may write (an answer is ``{"action": 12}``; this is generous).
 MAX_ANSWER_BYTES = 64 * 1024
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+#: the answer every SDK writes, parsed without a JSON parser (any other form takes the full parse)
+_PLAIN_ANSWER = re.compile(rb'\{"action":(0|[1-9][0-9]{0,8})\}\Z')
 
 
 class ProtocolError(Exception):
@@ -37,8 +45,25 @@ class ProtocolError(Exception):
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line (compact JSON, UTF-8, newline-terminated)."""
+    """One protocol line (compact JSON, UTF-8, newline-terminated).
+
+    orjson writes it straight to bytes, ten to twenty times faster than the standard library on a
+    typical observation; what orjson refuses (a non-str key, an int beyond 64 bits) takes a slower
+    path, which writes the same JSON values.
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(message, option=_ORJSON_LINE)
+        except TypeError:  # orjson.JSONEncodeError is a TypeError: a non-str key, a too large int...
+            pass
+        try:  # int dict keys become strings as with the standard library (twice slower: not first)
+            return orjson.dumps(message, option=_ORJSON_LINE | orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            pass
     return (_dumps(message) + "\n").encode("utf-8")
+
+
+_ORJSON_LINE = orjson.OPT_APPEND_NEWLINE if orjson is not None else 0
 
 
 def start_message(game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
@@ -105,6 +130,11 @@ def parse_ready(line: bytes) -> dict[str, Any]:
 
 def parse_answer(line: bytes, num_legal: int) -> int:
     """The index a bot answered to ``act``; ProtocolError unless it is an int in 0..num_legal-1."""
+    plain = _PLAIN_ANSWER.match(line)
+    if plain is not None:  # the SDKs' own form: no JSON parser needed
+        index = int(plain.group(1))
+        if index < num_legal:
+            return index
     value = _parse_object(line)
     if "action" not in value:
         raise ProtocolError("garbage", f'answer has no "action": {line[:80].decode("utf-8", "replace")!r}')

@@ -67,6 +67,15 @@ def ring_ok(alhambra: dict[int, int], c: int) -> bool:
     return changes == 2
 
 
+def _one_arc(ring: int) -> bool:
+    """Whether the 8 ring bits (circular) change between set and clear exactly twice."""
+    return sum(1 for i in range(8) if (ring >> i & 1) != (ring >> ((i + 7) % 8) & 1)) == 2
+
+
+#: RING_ARC[bits]: P4 for the ring bits NW, N, NE, E, SE, S, SW, W (bit 0 = NW)
+RING_ARC: tuple[bool, ...] = tuple(_one_arc(ring) for ring in range(256))
+
+
 def frontier_entry(alhambra: dict[int, int], e: int) -> tuple[int, int] | None:
     """(occupied, walled) masks of the empty cell ``e`` if some tile could go there (P0, P1, P4 and an
     open side possible), else None. A tile with walls ``w`` then fits iff ``fits(w, occupied, walled)``."""
@@ -77,16 +86,10 @@ def frontier_entry(alhambra: dict[int, int], e: int) -> tuple[int, int] | None:
     if tn is None and te is None and ts is None and tw is None:
         return None
     # P4: the ring NW, N, NE, E, SE, S, SW, W must change between occupied and empty exactly twice
-    ring = ((e - STRIDE + 1) in alhambra, tn is not None, (e + STRIDE + 1) in alhambra,
-            te is not None, (e + STRIDE - 1) in alhambra, ts is not None,
-            (e - STRIDE - 1) in alhambra, tw is not None)
-    prev = ring[7]
-    changes = 0
-    for cur in ring:
-        if cur != prev:
-            changes += 1
-        prev = cur
-    if changes != 2:
+    ring = (((e - STRIDE + 1) in alhambra) | (tn is not None) << 1 | ((e + STRIDE + 1) in alhambra) << 2
+            | (te is not None) << 3 | ((e + STRIDE - 1) in alhambra) << 4 | (ts is not None) << 5
+            | ((e - STRIDE - 1) in alhambra) << 6 | (tw is not None) << 7)
+    if not RING_ARC[ring]:
         return None
     occ = req = 0
     walls_of = TILE_WALLS
@@ -133,6 +136,10 @@ def update_frontier(alhambra: dict[int, int], front: dict[int, tuple[int, int]],
     """Bring ``front`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
     for step in AROUND:
         e = c + step
+        if e in alhambra:  # an occupied cell is never on the frontier
+            if e in front:
+                del front[e]
+            continue
         entry = frontier_entry(alhambra, e)
         if entry is None:
             front.pop(e, None)
@@ -192,21 +199,84 @@ def can_remove(alhambra: dict[int, int], c: int) -> bool:
     return reachable(alhambra, c) == len(alhambra) - 1
 
 
-def removable(alhambra: dict[int, int]) -> list[int]:
-    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
-    every other tile still reachable (R2)."""
-    get = alhambra.get
+def sides_map(alhambra: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """Every occupied cell -> ``sides`` of it."""
+    return {c: sides(alhambra, c) for c in alhambra}
+
+
+def update_sides(alhambra: dict[int, int], smap: dict[int, tuple[int, int]], c: int) -> None:
+    """Bring ``smap`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
+    for e in (c, c + 1, c + STRIDE, c - 1, c - STRIDE):
+        if e in alhambra:
+            smap[e] = sides(alhambra, e)
+        else:
+            smap.pop(e, None)
+
+
+#: PASS_STEPS[mask]: the cell steps of the directions in a 4-bit direction mask
+PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(step for bit, step, _opp in STEPS if mask & bit) for mask in range(16))
+
+
+def passages(alhambra: dict[int, int], smap: dict[int, tuple[int, int]], c: int) -> int:
+    """Direction mask of the passages of the tile on ``c``: its open sides facing open sides."""
+    occ, req = smap[c]
+    return occ & ~req & ~TILE_WALLS[alhambra[c]]
+
+
+def cut_cells(alhambra: dict[int, int], smap: dict[int, tuple[int, int]]) -> set[int] | None:
+    """The cut tiles of the passage graph (removing one strands others), or None when some tile is
+    already unreachable (only hand-built Alhambras). One depth-first search from the fountain with
+    Hopcroft-Tarjan low points."""
     walls_of = TILE_WALLS
-    adj: dict[int, list[int]] = {}
-    for c, t in alhambra.items():
-        walls = walls_of[t]
-        out = []
-        for bit, step, opp in STEPS:
-            if not walls & bit:
-                u = get(c + step)
-                if u is not None and not walls_of[u] & opp:
-                    out.append(c + step)
-        adj[c] = out
+    adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
+           for c, (occ, req) in smap.items()}
+    disc = {ORIGIN: 0}
+    low = {ORIGIN: 0}
+    cut: set[int] = set()
+    stack = [(ORIGIN, iter(adj[ORIGIN]))]
+    while stack:
+        v, children = stack[-1]
+        for w in children:
+            if w not in disc:
+                disc[w] = low[w] = len(disc)
+                stack.append((w, iter(adj[w])))
+                break
+            if disc[w] < low[v]:
+                low[v] = disc[w]
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                if low[v] < low[parent]:
+                    low[parent] = low[v]
+                if low[v] >= disc[parent]:
+                    cut.add(parent)
+    return cut if len(disc) == len(alhambra) else None
+
+
+def removable(alhambra: dict[int, int], smap: dict[int, tuple[int, int]] | None = None,
+              cut: set[int] | None = None) -> list[int]:
+    """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
+    every other tile still reachable (R2). ``smap``: the Alhambra's ``sides_map`` and ``cut`` its
+    ``cut_cells``, if known.
+
+    R2 holds for a tile exactly when it is no cut vertex of the passage graph.
+    """
+    if smap is None:
+        smap = sides_map(alhambra)
+    if cut is None:
+        cut = cut_cells(alhambra, smap)
+    if cut is None:  # not every tile reachable: test each tile alone
+        walls_of = TILE_WALLS
+        adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
+               for c, (occ, req) in smap.items()}
+        return _removable_slow(alhambra, adj)
+    return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and smap[c][0] != 15]
+
+
+def _removable_slow(alhambra: dict[int, int], adj: dict[int, list[int]]) -> list[int]:
+    """``removable`` by one search per tile (any Alhambra, reachable or not)."""
     n = len(alhambra)
     result = []
     for c in sorted(alhambra):

@@ -36,11 +36,17 @@ PASS: Action = {"type": "pass"}
 class SeatCache:
     """Derived facts about one Alhambra, rebuilt lazily after it changes."""
 
-    __slots__ = ("frontier_map", "frontier", "removable", "swap_cells", "longest_wall")
+    __slots__ = ("frontier_map", "sides_map", "cut", "frontier", "frontier_xy", "removable", "swap_cells",
+                 "longest_wall")
 
     def __init__(self) -> None:
         self.frontier_map: dict[int, tuple[int, int]] | None = None
+        #: occupied cell -> (occupied, walled) masks of its neighbours (kept up to date like the frontier)
+        self.sides_map: dict[int, tuple[int, int]] | None = None
+        #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
+        self.cut: set[int] | None = None
         self.frontier: list[tuple[int, int, int]] | None = None
+        self.frontier_xy: list[tuple[int, int, int, int]] | None = None  # (x, y, occupied, walled)
         self.removable: list[int] | None = None
         self.swap_cells: list[tuple[int, int, int]] | None = None
         self.longest_wall: int | None = None
@@ -54,7 +60,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache",
+        "awards", "cache", "listed",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -63,15 +69,44 @@ class AlhambraState:
             c = self.cache[seat] = SeatCache()
         return c
 
-    def changed(self, seat: int, c: int) -> None:
-        """Seat's Alhambra changed on cell ``c``: update the frontier, drop the other derived facts."""
+    def changed(self, seat: int, c: int, added: bool = False) -> None:
+        """Seat's Alhambra changed on cell ``c`` (``added``: a tile on a cell that was empty): update
+        the frontier and the sides, drop the other derived facts."""
         old = self.cache[seat]
         if old is None:
             return
         fresh = self.cache[seat] = SeatCache()
+        alhambra = self.alhambras[seat]
         if old.frontier_map is not None:
-            geo.update_frontier(self.alhambras[seat], old.frontier_map, c)
+            geo.update_frontier(alhambra, old.frontier_map, c)
             fresh.frontier_map = old.frontier_map
+        if old.sides_map is not None:
+            smap = fresh.sides_map = old.sides_map
+            geo.update_sides(alhambra, smap, c)
+            if added and old.cut is not None:
+                way = geo.passages(alhambra, smap, c)
+                if way and way & (way - 1) == 0:
+                    # a new dead end: only the tile it hangs on becomes a cut tile
+                    old.cut.add(c + geo.PASS_STEPS[way][0])
+                    fresh.cut = old.cut
+
+    def sides(self, seat: int) -> dict[int, tuple[int, int]]:
+        """Occupied cell -> (occupied, walled) neighbour masks of a seat's Alhambra."""
+        cache = self.seat_cache(seat)
+        if cache.sides_map is None:
+            cache.sides_map = geo.sides_map(self.alhambras[seat])
+        return cache.sides_map
+
+    def front_xy(self, seat: int) -> list[tuple[int, int, int, int]]:
+        """``front`` as (x, y, occupied, walled), in the same order."""
+        cache = self.seat_cache(seat)
+        if cache.frontier_xy is None:
+            if cache.frontier_map is None:
+                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
+            stride, offset = geo.STRIDE, geo.OFFSET
+            cache.frontier_xy = [(c // stride - offset, c % stride - offset) + entry
+                                 for c, entry in sorted(cache.frontier_map.items())]
+        return cache.frontier_xy
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
@@ -153,6 +188,7 @@ class Alhambra(Game):
         s.game_end = False
         s.ended_by = None
         s.awards = []
+        s.listed = None
         return s
 
     def clone(self, state: AlhambraState) -> AlhambraState:
@@ -179,6 +215,7 @@ class Alhambra(Game):
         s.game_end, s.ended_by = state.game_end, state.ended_by
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
+        s.listed = None
         return s
 
     # -------------------------------------------------------------------------------- turn order
@@ -194,7 +231,10 @@ class Alhambra(Game):
     def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
         if seat != self.to_move(state):
             return []
-        return self._legal(state, seat)
+        acts = self._legal(state, seat)
+        # apply() accepts these very objects without checking them again (until the state changes)
+        state.listed = (seat, acts)
+        return acts
 
     def _legal(self, s: AlhambraState, seat: int) -> list[Action]:
         phase = s.phase
@@ -203,30 +243,33 @@ class Alhambra(Game):
         if phase is FINAL_PLACEMENT:
             return self._place_actions(s, seat, s.awards[0][1], False)
         acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
-        by_currency: list[list[int]] = [[], [], [], []]
-        for c in reversed(s.hands[seat]):  # the hand is sorted by id: values come out descending
-            by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-        market = s.market
-        for i in range(4):
-            tile = market[i]
-            if tile is None:
-                continue
-            slot = i + 1
-            values = by_currency[SLOT_CURRENCY[slot]]
-            price = TILE_PRICE[tile]
-            if sum(values) < price:
-                continue
-            for pay in payments(values, price, s.all_payments):
-                acts.append({"type": "buy", "slot": slot, "pay": pay})
+        hand = s.hands[seat]
+        if hand:
+            by_currency: list[list[int]] = [[], [], [], []]
+            for c in reversed(hand):  # the hand is sorted by id: values come out descending
+                by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+            every = s.all_payments
+            slot = 0
+            for tile in s.market:
+                slot += 1
+                if tile is None:
+                    continue
+                values = by_currency[SLOT_CURRENCY[slot]]
+                if not values:
+                    continue
+                price = TILE_PRICE[tile]
+                if sum(values) < price:
+                    continue
+                for pay in _payment_sets(values, price, every):
+                    acts.append({"type": "buy", "slot": slot, "pay": list(pay)})
         reserve = s.reserves[seat]
         if reserve:
             distinct = _distinct(reserve)
-            front = s.front(seat)
+            front = s.front_xy(seat)
             for tile in distinct:
                 walls = TILE_WALLS[tile]
-                for c, occ, req in front:
+                for x, y, occ, req in front:
                     if (walls & occ) == req and occ & ~walls:
-                        x, y = geo.xy(c)
                         acts.append({"type": "redesign_place", "tile": tile, "x": x, "y": y})
         alhambra = s.alhambras[seat]
         if len(alhambra) > 1:
@@ -236,8 +279,9 @@ class Alhambra(Game):
             if reserve:
                 cells = cache.swap_cells
                 if cells is None:
+                    sides = s.sides(seat)
                     cells = cache.swap_cells = [
-                        (alhambra[c],) + geo.sides(alhambra, c) for c in sorted(alhambra) if c != geo.ORIGIN
+                        (alhambra[c],) + sides[c] for c in sorted(sides) if c != geo.ORIGIN
                     ]
                 for tile in distinct:
                     walls = TILE_WALLS[tile]
@@ -254,16 +298,21 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        return [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
+        takes = _TAKES_MEMO.get(tuple(money_market))
+        if takes is None:
+            takes = [[money_market[i] for i in pick] for pick in _picks(money_market)]
+            if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
+                _TAKES_MEMO.clear()
+            _TAKES_MEMO[tuple(money_market)] = takes
+        return [{"type": "take_money", "cards": list(cards)} for cards in takes]
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        front = s.front(seat)
+        front = s.front_xy(seat)
         acts: list[Action] = []
         for tile in tiles:
             walls = TILE_WALLS[tile]
-            for c, occ, req in front:
+            for x, y, occ, req in front:
                 if (walls & occ) == req and occ & ~walls:
-                    x, y = geo.xy(c)
                     acts.append({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y})
             acts.append({"type": "place", "tile": tile, "to": "reserve"})
             if dirk:
@@ -277,8 +326,10 @@ class Alhambra(Game):
             raise IllegalAction("§5.3 end of game", "the game is over")
         if seat != self.to_move(s):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
-        if not self._is_legal(s, seat, action):
-            raise self._refusal(s, seat, action)
+        listed, s.listed = s.listed, None
+        if listed is None or listed[0] != seat or not any(a is action for a in listed[1]):
+            if not self._is_legal(s, seat, action):
+                raise self._refusal(s, seat, action)
         kind = action["type"]
         if kind == "take_money":
             return self._take_money(s, seat, action["cards"])
@@ -405,7 +456,7 @@ class Alhambra(Game):
             reserve.append(action["replaces"])
             alhambra[c] = tile
         reserve.sort()
-        s.changed(seat, c)
+        s.changed(seat, c, added=kind == "redesign_place")
         event = dict(action)
         event["seat"] = seat
         return self._end_action(s, [event])
@@ -416,7 +467,7 @@ class Alhambra(Game):
         if to == "alhambra":
             c = geo.cell(action["x"], action["y"])
             s.alhambras[seat][c] = tile
-            s.changed(seat, c)
+            s.changed(seat, c, added=True)
         elif to == "reserve":
             s.reserves[seat].append(tile)
             s.reserves[seat].sort()
@@ -554,7 +605,10 @@ class Alhambra(Game):
         cache = s.seat_cache(seat)
         if cache.removable is None:
             alhambra = s.alhambras[seat]
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra)]
+            smap = s.sides(seat)
+            if cache.cut is None:
+                cache.cut = geo.cut_cells(alhambra, smap)
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, smap, cache.cut)]
         return cache.removable
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
@@ -702,6 +756,7 @@ def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
 
 # ---------------------------------------------------------------------------------- helpers
 _TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+_TAKES_MEMO: dict[tuple[int, ...], list[list[int]]] = {}  # money market -> the cards of each take
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
 

@@ -415,43 +415,103 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
     return False
 
 
+#: actions that change no seat's needs (main_need): not the board, the harbours nor a supply
+_KEEP_NEEDS = frozenset({"buy", "pass", "end_turn", "repay", "extend"})
+
+#: needs (one per city) -> [location + 2] -> [card] -> the least need among the card's moves from
+#: there (None: not computed yet; rows made when first asked)
+_REACH: dict[tuple[int, ...], list[list[int | None] | None]] = {}
+NCARD = len(CARD_IDS)
+
+
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one", "reach", "stay")
 
     def __init__(self, st: ECState, p: int):
         self.st, self.p = st, p
-        # Buying and sailing change neither the board nor the supply, and a seat's own harbour
-        # space counts as free on arrival, so the needs hold for the whole pre-action step.
-        cached = st.need_cache
-        if cached is None or cached[0] != p:
+        # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
+        # ending a turn and settling loans change none of them, and a seat's own harbour space
+        # counts as free on arrival, so its own sails keep its needs too (see ``apply``).
+        needs = st.need_cache
+        if needs is None:
+            needs = st.need_cache = {}
+        cached = needs.get(p)
+        if cached is None:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            cached = st.need_cache = (p, need, min(need))
-        self.need, self.min_need = cached[1], cached[2]
+            reach = _REACH.get(tuple(need))
+            if reach is None:  # the least need card by card: shared by every turn with these needs
+                if len(_REACH) > 2_000:  # a few MB at most
+                    _REACH.clear()
+                reach = _REACH[tuple(need)] = [None] * (NCITY + 2)
+            cached = needs[p] = (need, min(need), reach, {})
+        self.need, self.min_need, self.reach, self.stay = cached
         self.hand = st.hand[p]
         self.disp = st.disp_d + st.disp_l
-        self.one: dict[int, tuple[list, list]] = {}
+        self.one: dict[int, list[tuple[int, int]]] = {}  # location (hand), location + 100 (display)
 
-    def _one_move(self, loc: int) -> tuple[list, list]:
-        """The two best single moves from loc by hand cards (need, card) and by display cards
-        (price + need, card), with distinct cards, so that one excluded card leaves an answer."""
+    # The two best single moves from a location by hand cards (need, card) and by display cards
+    # (price + need, card), with distinct cards, so that one excluded card leaves an answer; each
+    # list built only when asked (the hand's usually answers).
+    def _hand_moves(self, loc: int) -> list[tuple[int, int]]:
+        """The two best single moves from loc by hand cards: (need, card), best first."""
         got = self.one.get(loc)
         if got is None:
-            need, lp = self.need, loc + 2
-            hb, db = [], []
+            lp = loc + 2
+            row = self.reach[lp]
+            if row is None:
+                row = self.reach[lp] = [None] * NCARD
+            best = []
             for k in self.hand:
-                m = min((need[b] for b in MOVES[k][lp]), default=INF)
+                m = row[k]
+                if m is None:
+                    m = row[k] = self._least_need(k, lp)
                 if m < INF:
-                    hb.append((m, k))
-            for k in self.disp:
-                m = min((need[b] for b in MOVES[k][lp]), default=INF)
-                if m < INF:
-                    db.append((m + CARD_PRICE[k], k))
-            hb.sort()
-            db.sort()
-            got = self.one[loc] = (hb[:2], db[:2])
+                    best.append((m, k))
+            best.sort()
+            got = self.one[loc] = best[:2]
         return got
+
+    def _display_moves(self, loc: int) -> list[tuple[int, int]]:
+        """The two best single moves from loc by display cards: (price + need, card), best first."""
+        got = self.one.get(loc + 100)  # the display's entry, apart from the hand's
+        if got is None:
+            lp = loc + 2
+            row = self.reach[lp]
+            if row is None:
+                row = self.reach[lp] = [None] * NCARD
+            best = []
+            for k in self.disp:
+                m = row[k]
+                if m is None:
+                    m = row[k] = self._least_need(k, lp)
+                if m < INF:
+                    best.append((m + CARD_PRICE[k], k))
+            best.sort()
+            got = self.one[loc + 100] = best[:2]
+        return got
+
+    def stay_need(self, loc: int, slot: int) -> int:
+        """main_need where the ship lies (loc, harbour slot): it depends on the board and the supply
+        only, as the needs do, so it is kept with them."""
+        key = loc * 4 + slot + 1  # slot -1 (no harbour space), 0 or 1
+        got = self.stay.get(key)
+        if got is None:
+            got = self.stay[key] = main_need(self.st, self.p, loc, slot)
+        return got
+
+    def reach_row(self, loc: int) -> list[int | None]:
+        """[card] -> the least need among the card's moves from ``loc`` (None: not computed yet)."""
+        row = self.reach[loc + 2]
+        if row is None:
+            row = self.reach[loc + 2] = [None] * NCARD
+        return row
+
+    def _least_need(self, k: int, lp: int) -> int:
+        """The least need among the cities card k takes the ship to from location ``lp - 2``."""
+        need = self.need
+        return min((need[b] for b in MOVES[k][lp]), default=INF)
 
     def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
@@ -460,13 +520,12 @@ class _Finisher:
         need = self.need
         lp = loc + 2
         # one more move is the usual answer
-        hb, db = self._one_move(loc)
-        for nd, k in hb:
+        for nd, k in self._hand_moves(loc):
             if k != skip_hand:
                 if nd <= money:
                     return True
                 break
-        for tot, k in db:
+        for tot, k in self._display_moves(loc):
             if k != bought:
                 if tot <= money:
                     return True
@@ -600,23 +659,53 @@ class ElCapitan(Game):
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
         owners = st.loan_owner
-        if (money < MIN_PRICE and loc < 0 and -1 not in owners
-                and not any(code >> 1 == p for pic in st.pictured for code in pic)):
-            # broke at the bank with no loan card left and nothing to reopen (§6.4)
-            return [{"type": "pass"}]
+        if money < MIN_PRICE and not any(code >> 1 == p for pic in st.pictured for code in pic):
+            # Every main action but reopening costs >= MIN_PRICE and nothing is there to reopen, so
+            # no buy, sail or main action can be played: only a loan, else pass (§6.4). The same
+            # list as the full path below gives (the commonest case of a random game's late turns).
+            if not st.first_turn[p] and not st.carded:
+                if -1 in owners[:18]:
+                    acts.append({"type": "loan", "size": "small"})
+                if -1 in owners[18:]:
+                    acts.append({"type": "loan", "size": "large"})
+            return acts or [{"type": "pass"}]
         hand = st.hand[p]
         cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
-        if (not cands and not hand) or (money < MIN_PRICE and not any(
-                code >> 1 == p for pic in st.pictured for code in pic)):
-            # no buy or sail can lead to a main action: every one costs >= MIN_PRICE, reopening 0
-            cands = hand = []
+        if not cands and not hand:
+            pass  # no buy or sail (a broke seat with nothing to reopen took the path above)
         else:
             fin = _Finisher(st, p)
-            stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+            need = fin.need
+            stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
+        if cands:
+            # can()'s quick answers first, without a call: no main action affordable at all, or
+            # one more move affords one (with a hand card, another display card or the card bought)
+            hand_best = fin._hand_moves(loc)
+            quick = min(stay_need, hand_best[0][0] if hand_best else INF)
+            floor = fin.min_need
+            display_best = None
         for k in cands:
             left = money - CARD_PRICE[k]
-            if stay_need <= left or fin.can(loc, left, bought=k):
+            if quick <= left:
+                ok = True
+            elif floor > left:
+                ok = False
+            else:
+                if display_best is None:
+                    display_best = fin._display_moves(loc)
+                    row = fin.reach_row(loc)
+                ok = False
+                for tot, k2 in display_best:
+                    if k2 != k:
+                        ok = tot <= left
+                        break
+                if not ok:
+                    m = row[k]
+                    if m is None:
+                        m = row[k] = fin._least_need(k, loc + 2)
+                    ok = m <= left or fin.can(loc, left, bought=k)
+            if ok:
                 buys.append({"type": "buy", "card": CARD_IDS[k]})
         buys.sort(key=lambda a: a["card"])
         acts += buys
@@ -624,15 +713,15 @@ class ElCapitan(Game):
             cid = CARD_IDS[k]
             if k < NDEST:
                 x = DEST_CITY[k]
-                if x != loc and (fin.need[x] <= money or fin.can(x, money, skip_hand=k)):
+                if x != loc and (need[x] <= money or fin.can(x, money, skip_hand=k)):
                     acts.append({"type": "sail", "card": cid, "mode": "destination"})
                 if loc >= 0:
                     for b in ROUTES[k][loc]:
-                        if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                        if need[b] <= money or fin.can(b, money, skip_hand=k):
                             acts.append({"type": "sail", "card": cid, "mode": "route", "to": CITY_IDS[b]})
             else:
                 for b in MOVES[k][loc + 2]:
-                    if fin.need[b] <= money or fin.can(b, money, skip_hand=k):
+                    if need[b] <= money or fin.can(b, money, skip_hand=k):
                         acts.append({"type": "sail", "card": cid})
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
@@ -694,7 +783,11 @@ class ElCapitan(Game):
         st.version += 1
         st.cache = None
         t = action["type"]
-        if t != "buy" and t != "sail":
+        if t == "sail":  # the harbours change: only the sailing seat's needs stay (see _Finisher)
+            needs = st.need_cache
+            if needs is not None and len(needs) > 1:
+                st.need_cache = {seat: needs[seat]} if seat in needs else None
+        elif t not in _KEEP_NEEDS:
             st.need_cache = None
         p = seat
         ev: list[Event] = []
@@ -830,7 +923,7 @@ class ElCapitan(Game):
             fin = _Finisher(st, p)
             if t == "buy":
                 left = money - CARD_PRICE[k]
-                stay_need = main_need(st, p, loc, st.harbor[p]) if loc >= 0 else INF
+                stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
                 return stay_need <= left or fin.can(loc, left, bought=k)
             if k < NDEST:
                 mode = a.get("mode")

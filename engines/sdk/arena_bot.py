@@ -19,7 +19,9 @@ Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is
 ``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (ranks are 0-based as in the protocol:
 rank 0 is first place, shown to people as place 1).
 
-Standard library only: this file is all a bot needs (inside the sandbox it is on the path).
+Standard library only: this file is all a bot needs (inside the sandbox it is on the path). Where
+orjson can be imported (in the arena's sandbox it can) the SDK decodes the host's messages with it,
+about three times faster than ``json``; the result is the same.
 """
 from __future__ import annotations
 
@@ -27,6 +29,11 @@ import json
 import os
 import sys
 from typing import Any, Callable
+
+try:
+    from orjson import loads as _fast_loads
+except ImportError:
+    _fast_loads = None
 
 PROTOCOL = 1
 
@@ -73,6 +80,16 @@ if os.environ.get("ARENA_PROTOCOL"):
     _claim_stdout()
 
 
+def _decode(line: bytes) -> Any:
+    """One host message; orjson when present (it refuses ints beyond 64 bits, which json reads)."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(line)
+        except ValueError:
+            pass
+    return json.loads(line)
+
+
 def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None = None,
         end: Callable[[dict], None] | None = None, stdin: Any = None, stdout: Any = None) -> None:
     """Serve one match: answer every ``act`` with ``act(observation, legal_actions)``.
@@ -86,9 +103,10 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     if stdin is None:
         stdin = sys.stdin.buffer
     write = stdout.write
+    flush = getattr(stdout, "flush", None)
     dumps = json.dumps
     for line in stdin:
-        message = json.loads(line)
+        message = _decode(line)
         kind = message.get("type")
         if kind == "act":
             match.time_left_ms = message.get("time_left_ms")
@@ -109,5 +127,8 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             return
         else:
             print(f"arena_bot: ignoring a message of unknown type {kind!r}", file=sys.stderr)
-        if hasattr(stdout, "flush"):
-            stdout.flush()
+        if flush is not None:
+            flush()
+        # Free the message now, after the answer is out, not when the next one is decoded: the
+        # host reads the answer meanwhile, and the next decision does not wait for it.
+        message = line = None
