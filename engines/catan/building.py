@@ -11,7 +11,7 @@ from engines.catan.roads import put_road, road_edges, road_length, settlement_sp
 from engines.catan.state import (BUILD, GENERIC_HARBOUR, PHASE_NAMES, SPECIAL_BUILD, TRADE, CatanState, can_pay,
                                  illegal, pay)
 
-A_BUY_DEV = {"type": "buy_dev_card"}
+A_BUY_DEV = {"type": "buy_dev_card"}  # offered with the builds (§4.5); bought in development.a_buy_dev
 
 
 def put_settlement(st: CatanState, seat: int, v: int) -> None:
