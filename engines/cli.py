@@ -95,8 +95,7 @@ def print_seat_view(decision: Decision, seat: int) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     try:
-        game.check_players(len(args.bots))
-        game.options(args.options)
+        game.check_table(len(args.bots), args.options)
     except BadOptions as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -213,7 +212,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
         return 2
     try:
         check_specs(args.game, args.bots)
-        get_game(args.game).options(args.options)
+        get_game(args.game).check_table(len(args.bots), args.options)
     except (KeyError, ValueError, OSError, BadOptions) as exc:
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2

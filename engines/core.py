@@ -308,6 +308,16 @@ class Game(ABC):
                 f"{self.id} is played by {self.min_players}-{self.max_players} players, not {num_players}"
             )
 
+    def check_table(self, num_players: int, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The full options of a table of ``num_players``; ``BadOptions`` if the game would refuse it.
+
+        A trial set-up catches what only the game knows (a player count allowed only with an option, a
+        start seat beyond the table)."""
+        self.check_players(num_players)
+        checked = self.options(options)
+        self.setup(num_players, 0, checked)
+        return checked
+
     def is_over(self, state: Any) -> bool:
         return self.to_move(state) is None
 

@@ -318,15 +318,8 @@ def stop_tournament(tournament: Tournament) -> None:
 
 
 def checked_options(game: str, seats: int, options: dict | None) -> dict:
-    """The full options of a game for ``seats`` players; ``BadOptions`` if the engine would refuse them.
-
-    A trial set-up catches what only the game knows (e.g. a player count allowed only with an option).
-    """
-    engine = get_game(game)
-    engine.check_players(seats)
-    options = engine.options(options)
-    engine.setup(seats, 0, options)
-    return options
+    """The full options of a game for ``seats`` players; ``BadOptions`` if the engine would refuse them."""
+    return get_game(game).check_table(seats, options)
 
 
 def smallest_table(game: str) -> int:

@@ -682,6 +682,17 @@ def test_cli_play_log_replay_and_bench(tmp_path, capsys):
     assert bench["game"] == "port_royal" and bench["games"] == 3 and bench["actions_per_s"] > 0
 
 
+def test_cli_refuses_a_table_the_game_refuses_before_playing(capsys):
+    """A start seat beyond a 3-seat table is an option only the set-up can judge: a clear error, no traceback."""
+    from engines.cli import main
+
+    for command in (["play"], ["versus", "--games", "3"]):
+        assert main([*command, "--game", "port_royal", "--bots", "random", "random", "heuristic",
+                     "--options", '{"start_seat": 4}']) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: port_royal: start_seat must be a seat 0..2") and "Traceback" not in err
+
+
 def test_invariants_over_random_games():
     """Card conservation (§9), one ship per colour in the harbour, never an empty choice."""
     rng = random.Random(2024)
