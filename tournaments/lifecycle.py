@@ -50,29 +50,31 @@ def _worker_shutdown(**_):
         _heartbeat.stop()
 
 
-def reconcile_forever(stop: threading.Event) -> None:
-    """Run the match reconciler every RECONCILE_SECONDS until ``stop`` is set; errors wait for the next turn."""
-    while not stop.wait(settings.ARENA["RECONCILE_SECONDS"]):
+def _forever(stop: threading.Event, every: str, turn, what: str, at_start: bool = False) -> None:
+    """Run ``turn()`` every ``settings.ARENA[every]`` seconds (and once at once if ``at_start``) until ``stop``
+    is set. A failed turn (the database or the broker is away) is logged; the next turn tries again."""
+    first = at_start
+    while first or not stop.wait(settings.ARENA[every]):
+        first = False
         try:
-            reconcile_matches()
-        except Exception as exc:  # the database or the broker is away: the next turn tries again
-            log.warning("reconciler: %s: %s", type(exc).__name__, exc)
+            turn()
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the next turn tries again
+            log.warning("%s: %s: %s", what, type(exc).__name__, exc)
             close_connection()
+
+
+def reconcile_forever(stop: threading.Event) -> None:
+    """Run the match reconciler every RECONCILE_SECONDS until ``stop`` is set."""
+    _forever(stop, "RECONCILE_SECONDS", reconcile_matches, "reconciler")
 
 
 def schedule_forever(stop: threading.Event) -> None:
     """Every SCHEDULER_SECONDS: top up the platform's ladders and start the scheduled tournaments that are
     due (both idempotent: the database says what is done). In the beat process, not a task on the match
     queue, so a backlog of matches never delays a start."""
-    from tournaments.leases import close_connection
     from tournaments.schedule import run_scheduler
 
-    while not stop.wait(settings.ARENA["SCHEDULER_SECONDS"]):
-        try:
-            run_scheduler()
-        except Exception as exc:  # the database or the broker is away: the next turn tries again
-            log.warning("scheduler: %s: %s", type(exc).__name__, exc)
-            close_connection()
+    _forever(stop, "SCHEDULER_SECONDS", run_scheduler, "scheduler")
 
 
 def statistics_forever(stop: threading.Event) -> None:
@@ -80,17 +82,9 @@ def statistics_forever(stop: threading.Event) -> None:
     the statistics pages never count a million matches while someone waits. A thread of its own: a
     long count never delays the scheduler or the reconciler."""
     from engines.games import available_games
-    from tournaments.leases import close_connection
     from tournaments.statistics import refresh_statistics
 
-    while True:
-        try:
-            refresh_statistics(available_games())
-        except Exception as exc:  # the database is away: the next turn tries again
-            log.warning("statistics: %s: %s", type(exc).__name__, exc)
-            close_connection()
-        if stop.wait(settings.ARENA["STATS_SECONDS"]):
-            return
+    _forever(stop, "STATS_SECONDS", lambda: refresh_statistics(available_games()), "statistics", at_start=True)
 
 
 @signals.beat_init.connect
