@@ -7,3 +7,6 @@ start (xdist workers, Celery workers, scenario scripts) has it too.
 import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key-never-used-by-a-deployment-0123456789")
+# A cache per test process: tests reuse database names and empty the cache between tests, which must not
+# reach into another xdist worker's cache (the embedded default, files in var/, is shared by processes).
+os.environ.setdefault("ARENA_CACHE_URL", "locmem://")
