@@ -201,20 +201,40 @@ def spearman(first: list, second: list) -> float | None:
     return 1 - 6 * sum((a[k] - b[k]) ** 2 for k in common) / (n * (n * n - 1))
 
 
+def _model_stamp(game: str, ruleset: str, players: str | None) -> str:
+    """A stamp of the recomputed boards: ``recompute_ratings`` replaces a model's rows, giving new ids."""
+    row = (ModelRating.objects.filter(model__in=ModelRating.Model.values, game=game, ruleset=ruleset,
+                                      bracket=players or ALL)
+           .aggregate(n=Count("id"), last=Max("id"), at=Max("computed_at")))
+    return f"{row['n']}:{row['last']}:{row['at'].isoformat() if row['at'] else '-'}"
+
+
 def model_comparison(game: str, ruleset: str = STANDARD, players: str | None = None, limit: int = 100) -> dict:
     """The live TrueSkill ranking beside the rankings recomputed under each model: per bot its place (1 =
     best) under each, and Spearman's correlation of each model's ranking with the live one (over the bots
-    both rank). Rows: the live leaderboard's first ``limit`` bots, then bots only the models rank."""
-    rankings = {"live": [r.bot_version for r in leaderboard(game, ruleset, players)]}
+    both rank). Rows: the live leaderboard's first ``limit`` bots, then bots only the models rank.
+
+    Rankings are read as ids and only the shown rows' labels are fetched; the result is cached under the
+    stamps of the live board and of the recomputed ones, so it is never stale."""
+    key = "compare:" + hashlib.sha1(repr((game, ruleset, players, limit, board_stamp(game, ruleset, players)[1],
+                                          _model_stamp(game, ruleset, players))).encode()).hexdigest()
+    cached = cache_get(key)
+    if cached is not None:
+        return cached
+    ids = {"live": list(leaderboard(game, ruleset, players).values_list("bot_version_id", flat=True))}
     for model in ModelRating.Model.values:
-        ranked = [r.bot_version for r in model_leaderboard(model, game, ruleset, players)]
+        ranked = list(model_leaderboard(model, game, ruleset, players).values_list("bot_version_id", flat=True))
         if ranked:
-            rankings[model] = ranked
-    ids = {name: [v.pk for v in versions] for name, versions in rankings.items()}
+            ids[model] = ranked
     places = {name: {pk: n for n, pk in enumerate(order, 1)} for name, order in ids.items()}
-    versions = {v.pk: v for vs in rankings.values() for v in vs}
     order = list(dict.fromkeys([*ids["live"], *(pk for name in ids for pk in ids[name])]))[:limit]
-    rows = [{"bot_version": pk, "bot": versions[pk].bot_id, "label": versions[pk].label,
-             "places": {name: places[name].get(pk) for name in rankings}} for pk in order]
-    return {"models": list(rankings), "rows": rows,
-            "correlation": {name: spearman(ids["live"], ids[name]) for name in rankings if name != "live"}}
+    labels = {v["pk"]: v for v in BotVersion.objects.filter(pk__in=order)
+              .values("pk", "bot_id", "kind", "bot__owner__username", "bot__name", "number")}
+    rows = [{"bot_version": pk, "bot": labels[pk]["bot_id"],
+             "label": BotVersion.make_label(labels[pk]["kind"], labels[pk]["bot__owner__username"],
+                                            labels[pk]["bot__name"], labels[pk]["number"]),
+             "places": {name: places[name].get(pk) for name in ids}} for pk in order]
+    result = {"models": list(ids), "rows": rows,
+              "correlation": {name: spearman(ids["live"], ids[name]) for name in ids if name != "live"}}
+    cache_set(key, result, CACHE_SECONDS)
+    return result

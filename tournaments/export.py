@@ -7,18 +7,23 @@ ratings were applied per game): sorting by it replays the history exactly.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from collections.abc import Iterable, Iterator
+from itertools import islice
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, F, Max, OuterRef, Subquery, Value
 
+from arena.caching import cache_get, cache_set
 from bots.models import BotVersion
 from ratings.brackets import ALL
 from ratings.models import BracketRating, ModelRating, Rating, RatingChange
 from tournaments.models import Match, MatchSeat
 
 CHUNK = 500
+#: A ratings export is kept this long at most (a new stamp replaces it before).
+RATINGS_CACHE_SECONDS = 3600
 FORMATS = ("jsonl", "csv")
 MATCH_COLUMNS = ["match", "sequence", "game", "ruleset", "tournament", "finished_at", "moves", "options",
                  "players", "seat", "bot_version", "bot", "place", "score"]
@@ -77,31 +82,58 @@ def ratings(game: str | None = None, ruleset: str | None = None, model: str | No
     ``model``, the ratings ``recompute_ratings`` computed under that model instead."""
     sources = ((Rating.objects.all(), None), (BracketRating.objects.all(), "bracket")) if model is None else (
         (ModelRating.objects.filter(model=model), "bracket"),)
+    fields = ("game", "ruleset", "bot_version_id", "bot_version__kind", "bot_version__bot__owner__username",
+              "bot_version__bot__name", "bot_version__number", "mu", "sigma", "games")
     for qs, bracket in sources:
-        qs = qs.filter(games__gt=0).select_related("bot_version__bot__owner").order_by("pk")
+        qs = qs.filter(games__gt=0).order_by("pk")
         if game is not None:
             qs = qs.filter(game=game)
         if ruleset is not None:
             qs = qs.filter(ruleset=ruleset)
-        for r in qs.iterator(chunk_size=CHUNK):
-            yield {"game": r.game, "ruleset": r.ruleset, "players": getattr(r, bracket) if bracket else ALL,
-                   "bot_version": r.bot_version_id, "bot": r.bot_version.label, "mu": r.mu, "sigma": r.sigma,
-                   "conservative": r.conservative, "games": r.games}
+        for r in qs.values(*fields, players=F(bracket) if bracket else Value(ALL)).iterator(chunk_size=CHUNK):
+            yield {"game": r["game"], "ruleset": r["ruleset"], "players": r["players"],
+                   "bot_version": r["bot_version_id"],
+                   "bot": BotVersion.make_label(r["bot_version__kind"], r["bot_version__bot__owner__username"],
+                                                r["bot_version__bot__name"], r["bot_version__number"]),
+                   "mu": r["mu"], "sigma": r["sigma"], "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"]}
+
+
+def batched(items: Iterable, n: int) -> Iterator[list]:
+    """Lists of ``n`` items in order (the last may be shorter); itertools.batched from Python 3.12 on."""
+    items = iter(items)
+    while batch := list(islice(items, n)):
+        yield batch
+
+
+def ratings_stamp(game: str | None = None, ruleset: str | None = None, model: str | None = None) -> tuple:
+    """A stamp that changes whenever one of these ratings changes, is added or goes: per table its rows, the
+    highest id and the latest change (a rated match moves ``updated_at``; a recompute writes new rows)."""
+    sources = ((Rating.objects.all(), "updated_at"), (BracketRating.objects.all(), "updated_at")) if model is None \
+        else ((ModelRating.objects.filter(model=model), "computed_at"),)
+    stamp = []
+    for qs, changed in sources:
+        if game is not None:
+            qs = qs.filter(game=game)
+        if ruleset is not None:
+            qs = qs.filter(ruleset=ruleset)
+        row = qs.aggregate(n=Count("id"), last=Max("id"), at=Max(changed))
+        stamp.append((row["n"], row["last"], row["at"].isoformat() if row["at"] else None))
+    return tuple(stamp)
 
 
 def jsonl(records: Iterable[dict]) -> Iterator[str]:
-    """One JSON object per line."""
-    for record in records:
-        yield json.dumps(record, separators=(",", ":")) + "\n"
+    """One JSON object per line, in chunks of ``CHUNK`` lines (a response writes each chunk at once)."""
+    for batch in batched(records, CHUNK):
+        yield "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in batch)
 
 
 def csv_lines(rows: Iterable[dict], columns: list[str]) -> Iterator[str]:
-    """CSV text with a header line, one chunk per row."""
+    """CSV text with a header line, in chunks of ``CHUNK`` rows."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="raise")
     writer.writeheader()
-    for row in rows:
-        writer.writerow(row)
+    for batch in batched(rows, CHUNK):
+        writer.writerows(batch)
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
@@ -120,6 +152,13 @@ def export(what: str, fmt: str, game: str | None = None, ruleset: str | None = N
             return jsonl(records)
         return csv_lines((row for record in records for row in match_rows(record)), MATCH_COLUMNS)
     if what == "ratings":
-        records = ratings(game, ruleset, model)
-        return jsonl(records) if fmt == "jsonl" else csv_lines(records, RATING_COLUMNS)
+        # Ratings change only when a match is rated (or recomputed): the text is kept under their stamp.
+        key = "export:" + hashlib.sha1(repr((fmt, game, ruleset, model, ratings_stamp(game, ruleset, model)))
+                                       .encode()).hexdigest()
+        text = cache_get(key)
+        if text is None:
+            records = ratings(game, ruleset, model)
+            text = "".join(jsonl(records) if fmt == "jsonl" else csv_lines(records, RATING_COLUMNS))
+            cache_set(key, text, RATINGS_CACHE_SECONDS)
+        return iter([text])
     raise ValueError(f"unknown export {what!r}; exports: matches, ratings")

@@ -112,9 +112,34 @@ def seats_with_bots() -> tuple[Prefetch, Prefetch]:
             Prefetch("seats__bot_version", queryset=BotVersion.objects.select_related("bot__owner")))
 
 
-def matches_of(tournament: Tournament) -> QuerySet[Match]:
-    """The tournament's matches with their seats, without their logs (a list never reads them)."""
-    return tournament.matches.prefetch_related(*seats_with_bots()).order_by("id")
+def matches_of(tournament: Tournament) -> QuerySet:
+    """The tournament's matches as values for a table (id, status, moves), in order, never their logs; a
+    page of them gets its seats from :func:`with_seats`."""
+    return tournament.matches.order_by("id").values("id", "status", "num_moves")
+
+
+def version_labels(version_ids) -> dict[int, str]:
+    """The labels of these bot versions, by id: one query of values."""
+    rows = (BotVersion.objects.filter(pk__in=list(version_ids))
+            .values_list("pk", "kind", "bot__owner__username", "bot__name", "number"))
+    return {pk: BotVersion.make_label(kind, owner, name, number) for pk, kind, owner, name, number in rows}
+
+
+def with_seats(matches, labels: dict[int, str] | None = None) -> list[dict]:
+    """Match rows (values with "id") with their seats in seat order, each ``{"bot_version", "bot", "label",
+    "place"}`` (place 1 = first; None until finished): one query for the seats, one for the labels not in
+    ``labels`` (a tournament's page passes its entries': they are every seat's)."""
+    rows = list(matches)
+    seats: dict[int, list] = {row["id"]: [] for row in rows}
+    found = (MatchSeat.objects.filter(match_id__in=list(seats)).order_by("match_id", "seat")
+             .values_list("match_id", "bot_version_id", "bot_version__bot_id", "rank"))
+    for match_id, version, bot, rank in found:
+        seats[match_id].append({"bot_version": version, "bot": bot, "place": None if rank is None else rank + 1})
+    labels = dict(labels or {})
+    labels |= version_labels({seat["bot_version"] for row in seats.values() for seat in row} - labels.keys())
+    for row in rows:
+        row["seats"] = [{**seat, "label": labels[seat["bot_version"]]} for seat in seats[row["id"]]]
+    return rows
 
 
 # What of a fault everyone may see; its detail and stderr tail may quote the bot's output (owner only).

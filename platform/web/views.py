@@ -28,7 +28,7 @@ from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.ladder import ladder_queue, ladder_summary
 from tournaments.models import Ladder, Match, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import match_log as stored_log
-from tournaments.selectors import (matches_of, public_log, tournament_progress, tournament_series, tournament_standings,
+from tournaments.selectors import (matches_of, with_seats, public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
@@ -165,11 +165,14 @@ def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     progress = tournament_progress(tournament)
     page = CountedPaginator(matches_of(tournament), 50, count=progress["total"]).get_page(request.GET.get("page"))
+    standings = tournament_standings(tournament)
+    matches = with_seats(page.object_list, {row["bot_version"].pk: row["label"] for row in standings})
     champion = tournament.plan.get("champion") if tournament.plan else None
     return render(request, "web/tournament.html", {
-        "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None, "engine": get_game(tournament.game), "progress": progress,
+        "tournament": tournament, "champion": BotVersion.objects.filter(pk=champion).first() if champion else None,
+        "engine": get_game(tournament.game), "progress": progress,
         "percent": int(100 * progress["done"] / progress["total"]) if progress["total"] else 100,
-        "standings": tournament_standings(tournament), "page": page, "series": tournament_series(tournament),
+        "standings": standings, "page": page, "matches": matches, "series": tournament_series(tournament),
     })
 
 

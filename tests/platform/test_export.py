@@ -86,6 +86,18 @@ def test_the_ratings_export_round_trips(results):
     assert {"2", "3-4", "all"} == {r["players"] for r in rows}
 
 
+def test_a_kept_ratings_export_follows_the_next_rated_match(results):
+    client = APIClient()
+    before = body(client.get("/api/export/port_royal/ratings.jsonl"))
+    assert body(client.get("/api/export/port_royal/ratings.jsonl")) == before  # served again from the cache
+    a, b = (Rating.objects.get(pk=pk).bot_version for pk in Rating.objects.order_by("pk").values_list("pk", flat=True)[:2])
+    played([b, a], [0, 1], [7, 1], 12)
+    after = [json.loads(line) for line in body(client.get("/api/export/port_royal/ratings.jsonl")).splitlines()]
+    assert {(r["bot_version"], r["players"]): r["games"] for r in after} == (
+        {(r.bot_version_id, "all"): r.games for r in Rating.objects.all()}
+        | {(r.bot_version_id, r.bracket): r.games for r in BracketRating.objects.all()})
+
+
 def test_bad_requests_answer_in_the_api_error_shape(results):
     client = APIClient()
     missing = client.get("/api/export/chess/matches.jsonl")

@@ -111,6 +111,23 @@ def test_the_comparison_page_and_api(client):
 
 
 @pytest.mark.django_db
+def test_the_cached_comparison_follows_new_matches_and_recomputes():
+    from ratings.selectors import model_comparison
+
+    a, b = make_versions(["a", "b"])
+    played([a, b], [0, 1], [0, 0], 10)
+    first = model_comparison("port_royal")
+    assert first["models"] == ["live"] and [r["bot_version"] for r in first["rows"]] == [a.pk, b.pk]
+    recompute("port_royal", "elo")
+    assert model_comparison("port_royal")["models"] == ["live", "elo"]  # a recompute is seen at once
+    for _ in range(3):
+        played([b, a], [0, 1], [0, 0], 10)
+    after = model_comparison("port_royal")
+    assert [r["bot_version"] for r in after["rows"]] == [b.pk, a.pk]  # so is a rated match
+    assert after["rows"][0]["places"] == {"live": 1, "elo": 2}  # elo was computed before b's wins
+
+
+@pytest.mark.django_db
 def test_live_bracket_ratings_are_rebuilt_from_the_history():
     a, b, c = make_versions(["a", "b", "c"])
     played([a, b], [0, 1], [0, 0], 10)
