@@ -158,19 +158,24 @@ def histories(version_and_rating_ids, max_points: int = HISTORY_POINTS) -> dict[
 def rating_history(rating: Rating, last: int | None = None, max_points: int | None = HISTORY_POINTS) -> list[dict]:
     """The rating after each of its matches, in the order they were applied: downsampled to at most
     ``max_points`` points, first and last kept (``None``: every point); ``last``: instead, only the latest
-    that many, every one (a bounded read however long the history)."""
+    that many, every one (a bounded read however long the history). Kept in the cache until the rating
+    changes (its games and ``updated_at`` are part of the key)."""
     if last is None and max_points is not None:
         return histories([(rating.bot_version_id, rating.pk)], max_points)[rating.bot_version_id]
-    changes = RatingChange.objects.filter(rating=rating)
+    key = f"history:{rating.pk}:{rating.games}:{rating.updated_at.isoformat()}:{last}:{max_points}"
+    cached = cache_get(key)
+    if cached is not None:
+        return cached
+    changes = RatingChange.objects.filter(rating=rating).values_list("sequence", "match_id", "rank", "mu_after",
+                                                                   "sigma_after", "created_at")
     if last is not None:
         changes = reversed(list(changes.order_by("-sequence")[:last]))
     else:
         changes = changes.order_by("sequence")
-    return [
-        {"sequence": c.sequence, "match": c.match_id, "place": c.rank + 1, "mu": c.mu_after, "sigma": c.sigma_after,
-         "conservative": c.mu_after - 3 * c.sigma_after, "at": c.created_at.isoformat()}
-        for c in changes
-    ]
+    result = [{"sequence": sequence, "match": match, "place": rank + 1, "mu": mu, "sigma": sigma,
+               "conservative": mu - 3 * sigma, "at": at.isoformat()} for sequence, match, rank, mu, sigma, at in changes]
+    cache_set(key, result, CACHE_SECONDS)
+    return result
 
 
 def ratings_of(version_ids, ruleset: str) -> dict[int, Rating]:

@@ -18,13 +18,17 @@ from itertools import islice
 
 from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 
+from arena.caching import cache_get, cache_set
 from bots.models import Bot, BotVersion
 from tournaments.models import Match, MatchSeat
 from tournaments.selectors import PUBLIC_FAULT_KEYS
 
 #: Head-to-head and the faults list look at the bot's seats in its most recent matches only.
 RECORD_WINDOW = 500
+#: A bot's faults and head-to-head are counted at most this often (they read up to RECORD_WINDOW seats).
+RECORD_SECONDS = 30
 #: The most seats a match has (a tournament seats at most 8): a page of seats can always end a match.
 MAX_SEATS = 8
 #: Columns of a match that the bot's pages show (never its log).
@@ -154,6 +158,16 @@ class BotRecord:
                     row["detail"] = fault.get("detail", "")
                 rows.append(row)
         return rows[:limit]
+
+    def counted_record(self) -> dict:
+        """``faults`` (:meth:`faults`) and ``head_to_head`` (:meth:`head_to_head`) as counted at most
+        ``RECORD_SECONDS`` ago, and ``at``, when: both read up to ``RECORD_WINDOW`` of the bot's seats."""
+        key = f"record:{self.bot.pk}:{int(self.owner)}:{','.join(map(str, sorted(self.version_ids)))}"
+        record = cache_get(key)
+        if record is None:
+            record = {"faults": self.faults(), "head_to_head": self.head_to_head(), "at": timezone.now()}
+            cache_set(key, record, RECORD_SECONDS)
+        return record
 
     def head_to_head(self, top: int = 10) -> list[HeadToHead]:
         """The ``top`` opponents the bot met most in its recent matches, with how often it placed above them.

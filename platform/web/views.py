@@ -24,6 +24,7 @@ from ratings.brackets import brackets_for
 from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_rows, rating_history
 from tournaments import schedule
+from tournaments import bot_selectors
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
 from tournaments.ladder import ladder_queue, ladder_summary
 from tournaments.models import Ladder, Match, RecurringSchedule, ScheduledTournament, Tournament
@@ -241,10 +242,12 @@ def bot_detail(request, pk: int):
     rated = [(v, r) for v in versions for r in v.ratings.all() if r.games][:BOT_CHART_RATINGS]
     chart = rating_chart([(f"v{v.number} ({r.ruleset})", rating_history(r, last=BOT_CHART_POINTS)) for v, r in rated])
     settings_form = BotSettingsForm(initial={"accepts_challenges": bot.accepts_challenges}) if is_owner else None
+    counted = record.counted_record()
     return render(request, "web/bot.html", {
         "bot": bot, "versions": versions, "is_owner": is_owner, "settings_form": settings_form, "chart": chart,
         "recent": recent, "older": older, "paged": before is not None,
-        "faults": record.faults(), "head_to_head": record.head_to_head(),
+        "faults": counted["faults"], "head_to_head": counted["head_to_head"], "record_at": counted["at"],
+        "record_seconds": bot_selectors.RECORD_SECONDS,
         "record_window": RECORD_WINDOW, "chart_points": BOT_CHART_POINTS,
         "regression": regression_results(versions, request.user), "ladder_queue": ladder_queue(bot)})
 

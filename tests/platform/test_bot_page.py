@@ -196,3 +196,27 @@ def test_the_page_links_to_older_matches_until_there_are_none(record, monkeypatc
         params = {"before": older.group(1)}
         assert f'href="/bots/{record["bot"].pk}/">newest</a>' in section(page(as_user("bob"), record["bot"], **params), "recent-matches")
     assert seen == expected
+
+
+def test_faults_and_head_to_head_are_kept_at_most_record_seconds(record, builtin_versions, monkeypatch):
+    import time
+
+    from tournaments import bot_selectors
+
+    monkeypatch.setattr(bot_selectors, "RECORD_SECONDS", 1)
+    visitor = BotRecord(record["bot"], None)
+    first = visitor.counted_record()
+    met = {h.opponent.name: h.matches for h in first["head_to_head"]}
+    assert met == {"heuristic": 3, "random": 3}
+    more = tournament_services.create_tournament(
+        name="second cup", game="port_royal", seats=2, seed=9, games_per_pairing=2, rated=True,
+        bot_versions=[record["version"], builtin_versions["random"]])
+    for match in more.matches.all():
+        assert tournament_services.run_match(match.pk) == "finished"
+    assert BotRecord(record["bot"], None).counted_record() == first  # kept: counted a moment ago
+    time.sleep(1.1)
+    again = BotRecord(record["bot"], None).counted_record()
+    assert again["at"] > first["at"]
+    assert {h.opponent.name: h.matches for h in again["head_to_head"]} == {"heuristic": 3, "random": 5}
+    html = section(page(as_user("bob"), record["bot"]), "head-to-head")
+    assert "Faults and head to head counted" in html and "at most every 1 seconds" in html
