@@ -123,3 +123,33 @@ def test_obtaining_a_token_with_a_password(alice):
     response = APIClient().post("/api/token/", {"username": "alice", "password": "pw-alice-123"}, format="json")
     assert response.status_code == 200 and response.json()["token"] == Token.objects.get(user=alice).key
     assert APIClient().post("/api/token/", {"username": "alice", "password": "wrong"}).status_code == 400
+
+
+def test_a_match_reads_as_drfs_own_field_by_field_representation(builtin_versions, settings, alice):
+    """MatchSerializer and SeatSerializer write their fields out for speed: the result must be exactly DRF's
+    (same keys in the same order, same types), for the owner and for anyone else, finished or queued."""
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework import serializers as drf
+    from rest_framework.test import APIRequestFactory
+
+    from arena_testing import faulty_bot_tournament
+    from tournaments.models import Match
+    from tournaments.selectors import seats_with_bots
+    from web.api.serializers import MatchSerializer, SeatSerializer
+
+    settings.ARENA = {**settings.ARENA, "TRUSTED_BOTS": True}
+    version, _ = faulty_bot_tournament(alice, builtin_versions, seed=5, games=1)
+    services.create_tournament(name="queued", game="port_royal", seats=2, seed=3,
+                               bot_versions=[version, builtin_versions["random"]])
+    matches = list(Match.objects.prefetch_related(*seats_with_bots()))
+    assert {m.status for m in matches} >= {"finished", "queued"}
+    assert any(seat.fault_log for m in matches for seat in m.seats.all())
+    for user in (alice, AnonymousUser()):
+        request = APIRequestFactory().get("/api/matches/")
+        request.user = user
+        for match in matches:
+            whole = MatchSerializer(context={"request": request})
+            assert repr(whole.to_representation(match)) == repr(drf.ModelSerializer.to_representation(whole, match))
+            for seat in match.seats.all():
+                one = SeatSerializer(context={"request": request})
+                assert repr(one.to_representation(seat)) == repr(drf.ModelSerializer.to_representation(one, seat))
