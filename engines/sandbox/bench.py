@@ -2,13 +2,14 @@
 
 ``python -m engines bench --protocol`` prints one JSON line. The sandboxed side is the real path
 (``ProgramBot.act``: encode the message, write it, wait for the answer with the move deadline,
-parse and check it) to a bot written with the SDK that answers 0. Three plain Python processes on
+parse and check it) to a bot written with the SDK that answers 0. Three plain processes on
 pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, interleaved with it:
 
 - bytes only: echoes a fixed answer to each line, no JSON at all (``raw_bytes_us_per_decision``,
   the floor of any line protocol; ``ratio_to_bytes_only`` is the issue's figure);
 - the JSON floor: the host encodes the message as ``ProgramBot`` does, the process decodes it with
-  the bot's decoder (orjson when the sandbox offers it) and answers, the host parses the answer
+  the bot's decoder (orjson when the sandbox offers it; node's JSON.parse for a node bot) and answers,
+  the host parses the answer
   (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
@@ -27,7 +28,7 @@ from typing import Any
 
 from engines import protocol
 
-from .runner import ProgramBot, _python, orjson_dir, sandbox_problem
+from .runner import ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
 #: the same bot per language: (file, command, source)
@@ -45,6 +46,9 @@ JSON_ECHO = ("import json, sys\nout = sys.stdout.buffer\nfor line in sys.stdin.b
 ORJSON_ECHO = ("import sys\nsys.path.insert(0, {path!r})\nfrom orjson import loads\nout = sys.stdout.buffer\n"
                "for line in sys.stdin.buffer:\n    message = loads(line)\n"
                "    out.write(b'{{\"action\":0}}\\n')\n    out.flush()\n    message = line = None\n")
+#: the same on node, with the JavaScript SDK's decoder and writer
+NODE_JSON_ECHO = ('const rl = require("readline").createInterface({input: process.stdin, crlfDelay: Infinity});\n'
+                  'rl.on("line", (line) => { JSON.parse(line); require("fs").writeSync(1, \'{"action":0}\\n\'); });\n')
 
 
 def sample_message(size: int = 2000) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -108,10 +112,15 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         bot.start("bench", 0, 2, {})
         bot._moves = 10_000  # five digits, as in the pipes' message (up to 90,000 decisions)
         # the JSON floor decodes as the bot does: orjson where the sandboxed SDK has it
-        decoder = ORJSON_ECHO.format(path=os.path.dirname(orjson_dir())) if bot_orjson else JSON_ECHO
-        for code in (ECHO, decoder, JSON_ECHO):
-            procs.append(subprocess.Popen([_python(), "-I", "-S", "-c", code],
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+        python = [_python(), "-I", "-S", "-c"]
+        if language == "node":
+            floor, decoder = [interpreter_path("node"), "-e", NODE_JSON_ECHO], "JSON.parse"
+        elif bot_orjson:
+            floor, decoder = python + [ORJSON_ECHO.format(path=os.path.dirname(orjson_dir()))], "orjson"
+        else:
+            floor, decoder = python + [JSON_ECHO], "json"
+        for argv in (python + [ECHO], floor, python + [JSON_ECHO]):
+            procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
 
         def json_step(proc: subprocess.Popen) -> Any:
             fd, readline = proc.stdin.fileno(), proc.stdout.readline
@@ -160,7 +169,7 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         "goal_ratio_to_bytes_only": 2.0,
         # the JSON floor: the host encodes, a plain process decodes with the bot's decoder, the host parses
         "json_pipe_us_per_decision": round(med(floor_t) * 1e6, 1),
-        "json_pipe_decoder": "orjson" if bot_orjson else "json",
+        "json_pipe_decoder": decoder,
         "ratio_to_json_pipe": round(med(s / f for s, f in zip(sandbox_t, floor_t)), 2),
         # the same with the standard library's json on the bot's side
         "raw_pipe_us_per_decision": round(med(json_t) * 1e6, 1),
