@@ -183,6 +183,7 @@ def test_the_protocol_bench_measures_a_javascript_bot():
     result = bench_protocol(seconds=0.2, language="node")
     assert result["language"] == "node" and result["sandbox"] is True
     assert result["decisions"] > 0 and result["sandbox_us_per_decision"] > 0
+    assert result["json_pipe_decoder"] == "JSON.parse" and result["json_pipe_us_per_decision"] > 0
 
 
 @needs_node
