@@ -34,21 +34,25 @@ PASS: Action = {"type": "pass"}
 
 
 class SeatCache:
-    """Derived facts about one Alhambra, rebuilt lazily after it changes."""
+    """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
+    across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("frontier_map", "sides_map", "cut", "frontier", "frontier_xy", "removable", "swap_cells",
+    __slots__ = ("codes", "front", "front_list", "cut", "removable", "swap_cells", "redesign", "redesign_reserve",
                  "longest_wall")
 
-    def __init__(self) -> None:
-        self.frontier_map: dict[int, tuple[int, int]] | None = None
-        #: occupied cell -> (occupied, walled) masks of its neighbours (kept up to date like the frontier)
-        self.sides_map: dict[int, tuple[int, int]] | None = None
+    def __init__(self, alhambra: dict[int, int]) -> None:
+        #: cell -> neighbourhood code (geometry.codes_of)
+        self.codes: dict[int, int] = geo.codes_of(alhambra)
+        #: empty cell -> the wall masks that fit there (geometry.front_of)
+        self.front: dict[int, int] = geo.front_of(alhambra, self.codes)
+        self.front_list: list[tuple[int, int]] | None = None  # sorted (cell, wall masks that fit)
         #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
         self.cut: set[int] | None = None
-        self.frontier: list[tuple[int, int, int]] | None = None
-        self.frontier_xy: list[tuple[int, int, int, int]] | None = None  # (x, y, occupied, walled)
         self.removable: list[int] | None = None
-        self.swap_cells: list[tuple[int, int, int]] | None = None
+        self.swap_cells: list[tuple[int, int]] | None = None  # (tile, wall masks that may replace it)
+        #: the redesign actions, valid while the Alhambra and the reserve stay as they were
+        self.redesign: list[Action] | None = None
+        self.redesign_reserve: list[int] | None = None
         self.longest_wall: int | None = None
 
 
@@ -66,56 +70,38 @@ class AlhambraState:
     def seat_cache(self, seat: int) -> SeatCache:
         c = self.cache[seat]
         if c is None:
-            c = self.cache[seat] = SeatCache()
+            c = self.cache[seat] = SeatCache(self.alhambras[seat])
         return c
 
-    def changed(self, seat: int, c: int, added: bool = False) -> None:
-        """Seat's Alhambra changed on cell ``c`` (``added``: a tile on a cell that was empty): update
-        the frontier and the sides, drop the other derived facts."""
-        old = self.cache[seat]
-        if old is None:
+    def changed(self, seat: int, c: int, old: int | None, new: int | None) -> None:
+        """Seat's Alhambra changed on cell ``c`` from tile ``old`` to ``new`` (None: empty): update the
+        codes and the frontier, drop the other derived facts."""
+        cache = self.cache[seat]
+        if cache is None:
             return
-        fresh = self.cache[seat] = SeatCache()
         alhambra = self.alhambras[seat]
-        if old.frontier_map is not None:
-            geo.update_frontier(alhambra, old.frontier_map, c)
-            fresh.frontier_map = old.frontier_map
-        if old.sides_map is not None:
-            smap = fresh.sides_map = old.sides_map
-            geo.update_sides(alhambra, smap, c)
-            if added and old.cut is not None:
-                way = geo.passages(alhambra, smap, c)
-                if way and way & (way - 1) == 0:
-                    # a new dead end: only the tile it hangs on becomes a cut tile
-                    old.cut.add(c + geo.PASS_STEPS[way][0])
-                    fresh.cut = old.cut
-
-    def sides(self, seat: int) -> dict[int, tuple[int, int]]:
-        """Occupied cell -> (occupied, walled) neighbour masks of a seat's Alhambra."""
-        cache = self.seat_cache(seat)
-        if cache.sides_map is None:
-            cache.sides_map = geo.sides_map(self.alhambras[seat])
-        return cache.sides_map
-
-    def front_xy(self, seat: int) -> list[tuple[int, int, int, int]]:
-        """``front`` as (x, y, occupied, walled), in the same order."""
-        cache = self.seat_cache(seat)
-        if cache.frontier_xy is None:
-            if cache.frontier_map is None:
-                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
-            stride, offset = geo.STRIDE, geo.OFFSET
-            cache.frontier_xy = [(c // stride - offset, c % stride - offset) + entry
-                                 for c, entry in sorted(cache.frontier_map.items())]
-        return cache.frontier_xy
+        geo.recode(alhambra, cache.codes, cache.front, c, old, new)
+        cut = cache.cut
+        if cut is not None:
+            way = geo.passages(alhambra, cache.codes, c) if old is None else 0
+            if way and way & (way - 1) == 0:
+                # a new dead end: only the tile it hangs on becomes a cut tile
+                cut.add(c + geo.PASS_STEPS[way][0])
+            else:
+                cache.cut = None
+        cache.front_list = cache.removable = cache.swap_cells = cache.redesign = cache.longest_wall = None
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
+        codes = self.seat_cache(seat).codes
+        return [(e, codes[e] & 15, codes[e] >> 8) for e, _fit in self.front_list(seat)]
+
+    def front_list(self, seat: int) -> list[tuple[int, int]]:
+        """The sorted frontier (cell, wall masks that fit there) of a seat's Alhambra."""
         cache = self.seat_cache(seat)
-        if cache.frontier is None:
-            if cache.frontier_map is None:
-                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
-            cache.frontier = sorted((e, occ, req) for e, (occ, req) in cache.frontier_map.items())
-        return cache.frontier
+        if cache.front_list is None:
+            cache.front_list = sorted(cache.front.items())
+        return cache.front_list
 
 
 def _tiles_out(alhambra: dict[int, int]) -> list[dict[str, int]]:
@@ -242,7 +228,8 @@ class Alhambra(Game):
             return self._place_actions(s, seat, s.held, s.n == 2)
         if phase is FINAL_PLACEMENT:
             return self._place_actions(s, seat, s.awards[0][1], False)
-        acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
+        market = s.money_market
+        acts: list[Action] = list(_take_actions(market)) if market else []
         hand = s.hands[seat]
         if hand:
             by_currency: list[list[int]] = [[], [], [], []]
@@ -255,41 +242,46 @@ class Alhambra(Game):
                 if tile is None:
                     continue
                 values = by_currency[SLOT_CURRENCY[slot]]
-                if not values:
-                    continue
-                price = TILE_PRICE[tile]
-                if sum(values) < price:
-                    continue
-                for pay in _payment_sets(values, price, every):
-                    acts.append({"type": "buy", "slot": slot, "pay": list(pay)})
+                if values and sum(values) >= TILE_PRICE[tile]:
+                    acts += _buy_actions(slot, values, TILE_PRICE[tile], every)
         reserve = s.reserves[seat]
-        if reserve:
-            distinct = _distinct(reserve)
-            front = s.front_xy(seat)
-            for tile in distinct:
-                walls = TILE_WALLS[tile]
-                for x, y, occ, req in front:
-                    if (walls & occ) == req and occ & ~walls:
-                        acts.append({"type": "redesign_place", "tile": tile, "x": x, "y": y})
-        alhambra = s.alhambras[seat]
-        if len(alhambra) > 1:
+        if reserve or len(s.alhambras[seat]) > 1:
             cache = s.seat_cache(seat)
+            redesign = cache.redesign
+            if redesign is None or cache.redesign_reserve != reserve:
+                redesign = self._redesign_actions(s, seat, cache, reserve)
+            acts += redesign
+        if not market:
+            acts.append(PASS)  # §4.5 [HOUSE]: only when there is no money to take
+        return acts
+
+    def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
+        """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
+        acts: list[Action] = []
+        alhambra = s.alhambras[seat]
+        distinct = _distinct(reserve) if reserve else ()
+        if distinct:
+            front = s.front_list(seat)
+            for tile in distinct:
+                _add_placements(acts, front, tile, False)
+        if len(alhambra) > 1:
             for tile in self._removable_tiles(s, seat):
-                acts.append({"type": "redesign_remove", "tile": tile})
-            if reserve:
+                acts.append(_REMOVE[tile])
+            if distinct:
                 cells = cache.swap_cells
                 if cells is None:
-                    sides = s.sides(seat)
-                    cells = cache.swap_cells = [
-                        (alhambra[c],) + sides[c] for c in sorted(sides) if c != geo.ORIGIN
-                    ]
+                    codes = cache.codes
+                    swap_fits = geo.SWAP_FITS
+                    cells = cache.swap_cells = [(alhambra[c], swap_fits[codes[c]])
+                                                for c in sorted(alhambra) if c != geo.ORIGIN]
                 for tile in distinct:
                     walls = TILE_WALLS[tile]
-                    for there, occ, req in cells:
-                        if (walls & occ) == req:
-                            acts.append({"type": "redesign_swap", "tile": tile, "replaces": there})
-        if not s.money_market:
-            acts.append(PASS.copy())  # §4.5 [HOUSE]: only when there is no money to take
+                    row = _SWAP[tile]
+                    for there, fit in cells:
+                        if fit >> walls & 1:
+                            acts.append(row[there])
+        cache.redesign = acts
+        cache.redesign_reserve = list(reserve)
         return acts
 
     @staticmethod
@@ -298,25 +290,16 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        takes = _TAKES_MEMO.get(tuple(money_market))
-        if takes is None:
-            takes = [[money_market[i] for i in pick] for pick in _picks(money_market)]
-            if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
-                _TAKES_MEMO.clear()
-            _TAKES_MEMO[tuple(money_market)] = takes
-        return [{"type": "take_money", "cards": list(cards)} for cards in takes]
+        return list(_take_actions(money_market))
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        front = s.front_xy(seat)
+        front = s.front_list(seat)
         acts: list[Action] = []
         for tile in tiles:
-            walls = TILE_WALLS[tile]
-            for x, y, occ, req in front:
-                if (walls & occ) == req and occ & ~walls:
-                    acts.append({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y})
-            acts.append({"type": "place", "tile": tile, "to": "reserve"})
+            _add_placements(acts, front, tile, True)
+            acts.append(_TO_RESERVE[tile])
             if dirk:
-                acts.append({"type": "place", "tile": tile, "to": "dirk"})
+                acts.append(_TO_DIRK[tile])
         return acts
 
     # ------------------------------------------------------------------------------------ apply
@@ -327,7 +310,10 @@ class Alhambra(Game):
         if seat != self.to_move(s):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
         listed, s.listed = s.listed, None
-        if listed is None or listed[0] != seat or not any(a is action for a in listed[1]):
+        for a in listed[1] if listed is not None and listed[0] == seat else ():
+            if a is action:
+                break
+        else:
             if not self._is_legal(s, seat, action):
                 raise self._refusal(s, seat, action)
         kind = action["type"]
@@ -446,17 +432,20 @@ class Alhambra(Game):
             reserve.remove(tile)
             c = geo.cell(action["x"], action["y"])
             alhambra[c] = tile
+            s.changed(seat, c, None, tile)
         elif kind == "redesign_remove":
             c = _cell_of(alhambra, tile)
             del alhambra[c]
             reserve.append(tile)
+            s.changed(seat, c, tile, None)
         else:
-            c = _cell_of(alhambra, action["replaces"])
+            old = action["replaces"]
+            c = _cell_of(alhambra, old)
             reserve.remove(tile)
-            reserve.append(action["replaces"])
+            reserve.append(old)
             alhambra[c] = tile
+            s.changed(seat, c, old, tile)
         reserve.sort()
-        s.changed(seat, c, added=kind == "redesign_place")
         event = dict(action)
         event["seat"] = seat
         return self._end_action(s, [event])
@@ -467,7 +456,7 @@ class Alhambra(Game):
         if to == "alhambra":
             c = geo.cell(action["x"], action["y"])
             s.alhambras[seat][c] = tile
-            s.changed(seat, c, added=True)
+            s.changed(seat, c, None, tile)
         elif to == "reserve":
             s.reserves[seat].append(tile)
             s.reserves[seat].sort()
@@ -605,10 +594,9 @@ class Alhambra(Game):
         cache = s.seat_cache(seat)
         if cache.removable is None:
             alhambra = s.alhambras[seat]
-            smap = s.sides(seat)
             if cache.cut is None:
-                cache.cut = geo.cut_cells(alhambra, smap)
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra, smap, cache.cut)]
+                cache.cut = geo.cut_cells(alhambra, cache.codes)
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, cache.codes, cache.cut)]
         return cache.removable
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
@@ -755,9 +743,60 @@ def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- helpers
+# The action dicts of the legal lists are built once and shared by every list (never mutate an
+# action you got from ``legal_actions``; ``apply`` only reads them).
+_REMOVE: tuple[Action, ...] = tuple({"type": "redesign_remove", "tile": t} for t in range(55))
+_SWAP: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"type": "redesign_swap", "tile": t, "replaces": r} for r in range(55)) for t in range(55))
+_TO_RESERVE: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "reserve"} for t in range(55))
+_TO_DIRK: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "dirk"} for t in range(55))
+# tile -> cell -> the action, filled as cells come up
+_REDESIGN_PLACE: tuple[dict[int, Action], ...] = tuple({} for _ in range(55))
+_PLACE: tuple[dict[int, Action], ...] = tuple({} for _ in range(55))
+
 _TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-_TAKES_MEMO: dict[tuple[int, ...], list[list[int]]] = {}  # money market -> the cards of each take
+_TAKES_MEMO: dict[tuple[int, ...], list[Action]] = {}  # money market -> its take_money actions
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
+
+
+def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int, held: bool) -> None:
+    """Append the actions putting ``tile`` on each fitting frontier cell: ``place`` for a ``held``
+    tile, else ``redesign_place``."""
+    walls = TILE_WALLS[tile]
+    placed = (_PLACE if held else _REDESIGN_PLACE)[tile]
+    for c, fit in front:
+        if fit >> walls & 1:
+            act = placed.get(c)
+            if act is None:
+                x, y = geo.xy(c)
+                act = placed[c] = ({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y} if held
+                                   else {"type": "redesign_place", "tile": tile, "x": x, "y": y})
+            acts.append(act)
+
+
+def _take_actions(money_market: list[int]) -> list[Action]:
+    """Memoized ``take_money_actions`` (the shared list: copy it before changing it)."""
+    key = tuple(money_market)
+    takes = _TAKES_MEMO.get(key)
+    if takes is None:
+        takes = [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
+        if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
+            _TAKES_MEMO.clear()
+        _TAKES_MEMO[key] = takes
+    return takes
+
+
+def _buy_actions(slot: int, values: list[int], price: int, every: bool) -> list[Action]:
+    """The buy actions of one slot for the values (descending) of its currency in hand, memoized."""
+    key = (slot, tuple(values), price, every)
+    acts = _BUY_MEMO.get(key)
+    if acts is None:
+        acts = [{"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(values, price, every)]
+        if len(_BUY_MEMO) > 200_000:
+            _BUY_MEMO.clear()
+        _BUY_MEMO[key] = acts
+    return acts
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
@@ -773,24 +812,30 @@ def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
 
 
 def _take_picks(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes."""
-    singles: dict[int, int] = {}
-    for i, k in enumerate(classes):
-        singles.setdefault(k, i)
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}
-    small = [i for i, k in enumerate(classes) if k % 9 + 1 < TAKE_MONEY_LIMIT]  # value <= 4
-    m = len(small)
-    for mask in range(3, 1 << m):
-        if mask & (mask - 1) == 0:
-            continue  # single cards are listed above
-        pick = tuple(small[j] for j in range(m) if mask >> j & 1)
-        if sum(classes[i] % 9 + 1 for i in pick) > TAKE_MONEY_LIMIT:
-            continue
-        key = tuple(classes[i] for i in pick)
-        old = found.get(key)
-        if old is None or pick < old:
-            found[key] = pick
-    return [(i,) for i in sorted(singles.values())] + sorted(found.values(), key=lambda p: (len(p), p))
+    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes.
+
+    Equal classes sit side by side; of the picks naming the same classes the listed one takes the
+    first positions of each run (the smallest tuple), and the list runs singles, then by (size, pick).
+    """
+    values = [k % 9 + 1 for k in classes]
+    out = [(i,) for i in range(len(classes)) if i == 0 or classes[i] != classes[i - 1]]
+    for pick in _subsets(len(classes)):
+        if sum(values[i] for i in pick) <= TAKE_MONEY_LIMIT and all(
+                i == 0 or classes[i] != classes[i - 1] or i - 1 in pick for i in pick):
+            out.append(pick)
+    return out
+
+
+_SUBSETS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _subsets(m: int) -> list[tuple[int, ...]]:
+    """The subsets of range(m) with 2+ elements, as ascending tuples ordered by (size, tuple)."""
+    found = _SUBSETS.get(m)
+    if found is None:
+        found = _SUBSETS[m] = sorted((tuple(j for j in range(m) if mask >> j & 1) for mask in range(1 << m)
+                                      if mask & (mask - 1)), key=lambda p: (len(p), p))
+    return found
 
 
 def payments(values: list[int], price: int, every: bool = False) -> list[list[int]]:
