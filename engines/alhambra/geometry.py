@@ -219,10 +219,15 @@ PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(step for bit, step, _opp in STEPS if mask & bit) for mask in range(16))
 
 
+def passage_mask(code: int, walls: int) -> int:
+    """Direction mask of the passages of a tile with ``walls`` on a cell with ``code``: its open
+    sides facing open sides."""
+    return code & 15 & ~(code >> 8) & ~walls
+
+
 def passages(alhambra: dict[int, int], codes: dict[int, int], c: int) -> int:
-    """Direction mask of the passages of the tile on ``c``: its open sides facing open sides."""
-    code = codes.get(c, 0)
-    return code & 15 & ~(code >> 8) & ~TILE_WALLS[alhambra[c]]
+    """Direction mask of the passages of the tile on ``c``."""
+    return passage_mask(codes.get(c, 0), TILE_WALLS[alhambra[c]])
 
 
 def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, list[int]]:
@@ -237,10 +242,14 @@ def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, lis
     return adj
 
 
+#: POPCOUNT[mask]: the number of directions in a 4-bit direction mask
+POPCOUNT: tuple[int, ...] = tuple(bin(mask).count("1") for mask in range(16))
+
+
 def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | None:
-    """The cut tiles of the passage graph (removing one strands others), or None when some tile is
-    already unreachable (only hand-built Alhambras). One depth-first search from the fountain with
-    Hopcroft-Tarjan low points."""
+    """The cut tiles of the passage graph (removing one strands others; the fountain may be listed
+    too), or None when some tile is already unreachable (only hand-built Alhambras). One depth-first
+    search from the fountain with Hopcroft-Tarjan low points."""
     adj = _adjacency(alhambra, codes)
     disc = {ORIGIN: 0}
     low = {ORIGIN: 0}

@@ -37,8 +37,8 @@ class SeatCache:
     """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
     across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("codes", "front", "front_list", "cut", "removable", "swap_cells", "redesign", "redesign_reserve",
-                 "longest_wall")
+    __slots__ = ("codes", "front", "front_list", "cut", "connected", "removable", "swap_cells", "redesign",
+                 "redesign_reserve", "longest_wall")
 
     def __init__(self, alhambra: dict[int, int]) -> None:
         #: cell -> neighbourhood code (geometry.codes_of)
@@ -48,6 +48,8 @@ class SeatCache:
         self.front_list: list[tuple[int, int]] | None = None  # sorted (cell, wall masks that fit)
         #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
         self.cut: set[int] | None = None
+        #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
+        self.connected = False
         self.removable: list[int] | None = None
         self.swap_cells: list[tuple[int, int]] | None = None  # (tile, wall masks that may replace it)
         #: the redesign actions, valid while the Alhambra and the reserve stay as they were
@@ -82,13 +84,20 @@ class AlhambraState:
         alhambra = self.alhambras[seat]
         geo.recode(alhambra, cache.codes, cache.front, c, old, new)
         cut = cache.cut
-        if cut is not None:
-            way = geo.passages(alhambra, cache.codes, c) if old is None else 0
-            if way and way & (way - 1) == 0:
+        if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
+            way = geo.passages(alhambra, cache.codes, c)
+            if cut is not None and way and way & (way - 1) == 0:
                 # a new dead end: only the tile it hangs on becomes a cut tile
                 cut.add(c + geo.PASS_STEPS[way][0])
             else:
                 cache.cut = None
+        elif new is None:  # a removable tile went: the others stay reachable
+            cache.cut = None
+        else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
+            code = cache.codes.get(c, 0)
+            if geo.passage_mask(code, TILE_WALLS[old]) != geo.passage_mask(code, TILE_WALLS[new]):
+                cache.cut = None
+                cache.connected = False
         cache.front_list = cache.removable = cache.swap_cells = cache.redesign = cache.longest_wall = None
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
@@ -215,38 +224,52 @@ class Alhambra(Game):
 
     # ----------------------------------------------------------------------------- legal actions
     def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
-        if seat != self.to_move(state):
+        s = state
+        phase = s.phase
+        if phase is ACTION:
+            if seat != s.active:
+                return []
+            acts = self._action_phase(s, seat)
+        elif phase is PLACEMENT:
+            if seat != s.active:
+                return []
+            acts = self._place_actions(s, seat, s.held, s.n == 2)
+        elif phase is FINAL_PLACEMENT:
+            if seat != s.awards[0][0]:
+                return []
+            acts = self._place_actions(s, seat, s.awards[0][1], False)
+        else:
             return []
-        acts = self._legal(state, seat)
         # apply() accepts these very objects without checking them again (until the state changes)
-        state.listed = (seat, acts)
+        s.listed = (seat, acts)
         return acts
 
-    def _legal(self, s: AlhambraState, seat: int) -> list[Action]:
-        phase = s.phase
-        if phase is PLACEMENT:
-            return self._place_actions(s, seat, s.held, s.n == 2)
-        if phase is FINAL_PLACEMENT:
-            return self._place_actions(s, seat, s.awards[0][1], False)
+    def _action_phase(self, s: AlhambraState, seat: int) -> list[Action]:
+        """§4.1 step 2: take money, buy, redesign (or pass)."""
         market = s.money_market
-        acts: list[Action] = list(_take_actions(market)) if market else []
+        acts: list[Action] = _take_actions(market) if market else []
         hand = s.hands[seat]
         if hand:
-            by_currency: list[list[int]] = [[], [], [], []]
-            for c in reversed(hand):  # the hand is sorted by id: values come out descending
-                by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+            purse = _PURSE_MEMO.get(tuple(hand))
+            if purse is None:
+                purse = _purse(hand)
             every = s.all_payments
             slot = 0
             for tile in s.market:
                 slot += 1
-                if tile is None:
-                    continue
-                values = by_currency[SLOT_CURRENCY[slot]]
-                if values and sum(values) >= TILE_PRICE[tile]:
-                    acts += _buy_actions(slot, values, TILE_PRICE[tile], every)
+                if tile is not None:
+                    values = purse[SLOT_CURRENCY[slot]]
+                    if values:
+                        buys = _BUY_MEMO.get((slot, values, tile, every))
+                        if buys is None:
+                            buys = _buy_actions(slot, values, tile, every)
+                        if buys:
+                            acts += buys
         reserve = s.reserves[seat]
         if reserve or len(s.alhambras[seat]) > 1:
-            cache = s.seat_cache(seat)
+            cache = s.cache[seat]
+            if cache is None:
+                cache = s.seat_cache(seat)
             redesign = cache.redesign
             if redesign is None or cache.redesign_reserve != reserve:
                 redesign = self._redesign_actions(s, seat, cache, reserve)
@@ -265,23 +288,17 @@ class Alhambra(Game):
             for tile in distinct:
                 _add_placements(acts, front, tile, False)
         if len(alhambra) > 1:
-            for tile in self._removable_tiles(s, seat):
-                acts.append(_REMOVE[tile])
+            if cache.removable is None:
+                self._removal_facts(s, seat, cache)
+            acts += [_REMOVE[t] for t in cache.removable]
             if distinct:
                 cells = cache.swap_cells
-                if cells is None:
-                    codes = cache.codes
-                    swap_fits = geo.SWAP_FITS
-                    cells = cache.swap_cells = [(alhambra[c], swap_fits[codes[c]])
-                                                for c in sorted(alhambra) if c != geo.ORIGIN]
                 for tile in distinct:
                     walls = TILE_WALLS[tile]
                     row = _SWAP[tile]
-                    for there, fit in cells:
-                        if fit >> walls & 1:
-                            acts.append(row[there])
+                    acts += [row[there] for there, fit in cells if fit >> walls & 1]
         cache.redesign = acts
-        cache.redesign_reserve = list(reserve)
+        cache.redesign_reserve = reserve[:]
         return acts
 
     @staticmethod
@@ -290,7 +307,7 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        return list(_take_actions(money_market))
+        return _take_actions(money_market)
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         front = s.front_list(seat)
@@ -305,9 +322,10 @@ class Alhambra(Game):
     # ------------------------------------------------------------------------------------ apply
     def apply(self, state: AlhambraState, seat: int, action: Action) -> list[Event]:
         s = state
-        if s.phase is OVER:
+        phase = s.phase
+        if phase is OVER:
             raise IllegalAction("§5.3 end of game", "the game is over")
-        if seat != self.to_move(s):
+        if seat != (s.awards[0][0] if phase is FINAL_PLACEMENT else s.active):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
         listed, s.listed = s.listed, None
         for a in listed[1] if listed is not None and listed[0] == seat else ():
@@ -589,15 +607,47 @@ class Alhambra(Game):
         """Buildings per type id (index 0 unused) in an Alhambra."""
         return _counts_of(alhambra.values())
 
-    @staticmethod
-    def _removable_tiles(s: AlhambraState, seat: int) -> list[int]:
+    def _removable_tiles(self, s: AlhambraState, seat: int) -> list[int]:
+        """The tiles of a seat's Alhambra that may go to its reserve, in cell order."""
         cache = s.seat_cache(seat)
         if cache.removable is None:
-            alhambra = s.alhambras[seat]
-            if cache.cut is None:
-                cache.cut = geo.cut_cells(alhambra, cache.codes)
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra, cache.codes, cache.cut)]
+            self._removal_facts(s, seat, cache)
         return cache.removable
+
+    @staticmethod
+    def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
+        """Fill ``cache.removable`` (R1, R2) and ``cache.swap_cells`` in one pass over the cells."""
+        alhambra = s.alhambras[seat]
+        codes = cache.codes
+        walls_of = TILE_WALLS
+        count = geo.POPCOUNT
+        swap_fits = geo.SWAP_FITS
+        origin = geo.ORIGIN
+        swaps = []
+        candidates = []  # (cell, tile, passages) of the tiles not enclosed on 4 sides
+        ends = 0
+        for c in sorted(alhambra):
+            t = alhambra[c]
+            code = codes.get(c, 0)
+            k = count[code & 15 & ~(code >> 8) & ~walls_of[t]]
+            ends += k
+            if c != origin:
+                swaps.append((t, swap_fits[code]))
+                if code & 15 != 15:
+                    candidates.append((c, t, k))
+        cache.swap_cells = swaps
+        if cache.connected and ends == 2 * len(alhambra) - 2:
+            # the passages form a tree: exactly the tiles with 2+ passages are cut tiles
+            cache.removable = [t for _c, t, k in candidates if k < 2]
+            return
+        if cache.cut is None:
+            cache.cut = geo.cut_cells(alhambra, codes)
+            cache.connected = cache.cut is not None
+        cut = cache.cut
+        if cut is None:
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
+        else:
+            cache.removable = [t for c, t, _k in candidates if c not in cut]
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
@@ -750,14 +800,34 @@ _SWAP: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "redesign_swap", "tile": t, "replaces": r} for r in range(55)) for t in range(55))
 _TO_RESERVE: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "reserve"} for t in range(55))
 _TO_DIRK: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "dirk"} for t in range(55))
-# tile -> cell -> the action, filled as cells come up
-_REDESIGN_PLACE: tuple[dict[int, Action], ...] = tuple({} for _ in range(55))
-_PLACE: tuple[dict[int, Action], ...] = tuple({} for _ in range(55))
+
+
+class _CellActions(dict):
+    """cell -> the action putting one tile on that cell (a template plus x, y), built on first use."""
+
+    __slots__ = ("template",)
+
+    def __init__(self, template: Action) -> None:
+        super().__init__()
+        self.template = template
+
+    def __missing__(self, c: int) -> Action:
+        x, y = geo.xy(c)
+        act = self[c] = {**self.template, "x": x, "y": y}
+        return act
+
+
+# tile -> cell -> the action
+_REDESIGN_PLACE: tuple[_CellActions, ...] = tuple(
+    _CellActions({"type": "redesign_place", "tile": t}) for t in range(55))
+_PLACE: tuple[_CellActions, ...] = tuple(_CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
 
 _TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-_TAKES_MEMO: dict[tuple[int, ...], list[Action]] = {}  # money market -> its take_money actions
+_TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
+_TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
-_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
+_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, tile, every) -> buy actions
+_PURSE_MEMO: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # hand -> values per currency
 
 
 def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int, held: bool) -> None:
@@ -765,43 +835,51 @@ def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int,
     tile, else ``redesign_place``."""
     walls = TILE_WALLS[tile]
     placed = (_PLACE if held else _REDESIGN_PLACE)[tile]
-    for c, fit in front:
-        if fit >> walls & 1:
-            act = placed.get(c)
-            if act is None:
-                x, y = geo.xy(c)
-                act = placed[c] = ({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y} if held
-                                   else {"type": "redesign_place", "tile": tile, "x": x, "y": y})
-            acts.append(act)
+    acts += [placed[c] for c, fit in front if fit >> walls & 1]
 
 
 def _take_actions(money_market: list[int]) -> list[Action]:
-    """Memoized ``take_money_actions`` (the shared list: copy it before changing it)."""
-    key = tuple(money_market)
-    takes = _TAKES_MEMO.get(key)
-    if takes is None:
-        takes = [{"type": "take_money", "cards": [money_market[i] for i in pick]} for pick in _picks(money_market)]
-        if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
-            _TAKES_MEMO.clear()
-        _TAKES_MEMO[key] = takes
+    """``take_money_actions`` (a new list of the shared action dicts)."""
+    takes = []
+    for pick in _picks(money_market):
+        if len(pick) == 1:
+            takes.append(_TAKE_ONE[money_market[pick[0]]])
+        else:
+            cards = tuple([money_market[i] for i in pick])
+            act = _TAKE_SOME.get(cards)
+            if act is None:
+                act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
+            takes.append(act)
     return takes
 
 
-def _buy_actions(slot: int, values: list[int], price: int, every: bool) -> list[Action]:
-    """The buy actions of one slot for the values (descending) of its currency in hand, memoized."""
-    key = (slot, tuple(values), price, every)
-    acts = _BUY_MEMO.get(key)
-    if acts is None:
-        acts = [{"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(values, price, every)]
-        if len(_BUY_MEMO) > 200_000:
-            _BUY_MEMO.clear()
-        _BUY_MEMO[key] = acts
+def _buy_actions(slot: int, values: tuple[int, ...], tile: int, every: bool) -> list[Action]:
+    """The buy actions of ``tile`` on ``slot`` for the values (descending) of its currency in hand,
+    memoized under ``(slot, values, tile, every)``."""
+    price = TILE_PRICE[tile]
+    acts = [] if sum(values) < price else [
+        {"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(list(values), price, every)]
+    if len(_BUY_MEMO) > 200_000:
+        _BUY_MEMO.clear()
+    _BUY_MEMO[(slot, values, tile, every)] = acts
     return acts
+
+
+def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
+    """The card values of a sorted hand per currency, descending, memoized under ``tuple(hand)``."""
+    by_currency: list[list[int]] = [[], [], [], []]
+    for c in reversed(hand):  # the hand is sorted by id: values come out descending
+        by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+    purse = tuple(tuple(values) for values in by_currency)
+    if len(_PURSE_MEMO) > 200_000:
+        _PURSE_MEMO.clear()
+    _PURSE_MEMO[tuple(hand)] = purse
+    return purse
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
     """Memoized ``_take_picks`` for a sorted money market."""
-    key = tuple(c // 3 for c in money_market)  # (currency, value) classes, in id order
+    key = tuple([c // 3 for c in money_market])  # (currency, value) classes, in id order
     picks = _TAKE_MEMO.get(key)
     if picks is None:
         picks = _take_picks(key)
@@ -921,12 +999,16 @@ def _distinct(reserve: list[int]) -> list[int]:
     """Reserve tiles, keeping only the lowest id of each (type, walls): the others are interchangeable."""
     seen = set()
     out = []
+    kinds = _TILE_KIND
     for t in reserve:  # the reserve is kept sorted
-        key = (TILE_TYPE[t], TILE_WALLS[t])
+        key = kinds[t]
         if key not in seen:
             seen.add(key)
             out.append(t)
     return out
+
+
+_TILE_KIND: tuple[int, ...] = tuple(16 * TILE_TYPE[t] + TILE_WALLS[t] for t in range(55))  # (type, walls) as one int
 
 
 def _cell_of(alhambra: dict[int, int], tile: int) -> int:
