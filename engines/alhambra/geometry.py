@@ -80,9 +80,12 @@ def _one_arc(ring: int) -> bool:
 # --- neighbourhood codes: what the engine keeps of each Alhambra --------------------------------
 # The code of a cell: bits 0-3 its occupied N, E, S, W neighbours (the direction bits), bits 4-7 its
 # occupied NE, SE, SW, NW neighbours, bits 8-11 the N, E, S, W neighbours whose side facing it is
-# walled. A tile on cell c owns fixed bits of its 8 neighbours' codes, so a change on c updates the
-# codes (and with them the frontier) by 8 XORs instead of a rescan.
+# walled, bits 12-15 the walls of its own tile (0 for an empty cell). A tile on cell c owns fixed
+# bits of its 8 neighbours' codes, so a change on c updates the codes (and with them the frontier)
+# by a few XORs instead of a rescan.
 NE_BIT, SE_BIT, SW_BIT, NW_BIT = 16, 32, 64, 128
+#: POPCOUNT[mask]: the number of directions in a 4-bit direction mask
+POPCOUNT: tuple[int, ...] = tuple(bin(mask).count("1") for mask in range(16))
 EMPTY = 16  # the "walls" index of an empty cell in CODE_DELTA
 
 
@@ -114,9 +117,13 @@ def _code_fits(code: int) -> int:
 
 #: CODE_FITS[code]: the wall masks that fit an empty cell with that code (0: not on the frontier)
 CODE_FITS: tuple[int, ...] = tuple(_code_fits(code) for code in range(4096))
+_SWAP_FITS = [sum(1 << w for w in range(16) if (w & code & 15) == code >> 8) for code in range(4096)]
 #: SWAP_FITS[code]: the wall masks a tile may have to replace the tile of a cell with that code (L2)
-SWAP_FITS: tuple[int, ...] = tuple(sum(1 << w for w in range(16) if (w & code & 15) == code >> 8)
-                                   for code in range(4096))
+SWAP_FITS: tuple[int, ...] = tuple(_SWAP_FITS) * 16
+#: PASS_COUNT[code]: the number of passages of the tile on an occupied cell with that code
+PASS_COUNT: bytes = bytes(POPCOUNT[code & 15 & ~(code >> 8) & ~w] for w in range(16) for code in range(4096))
+#: LEAF[code]: 1 if the tile on a cell with that code has at most one passage and an empty side (R1)
+LEAF: bytes = bytes(PASS_COUNT[code] < 2 and code & 15 != 15 for code in range(1 << 16))
 
 
 def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
@@ -125,16 +132,18 @@ def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
     get = codes.get
     walls_of = TILE_WALLS
     for c, t in alhambra.items():
-        for step, bits in _CODE_BITS[walls_of[t]]:
+        walls = walls_of[t]
+        for step, bits in _CODE_BITS[walls]:
             e = c + step
             codes[e] = get(e, 0) | bits
+        codes[c] = get(c, 0) | walls << 12
     return codes
 
 
 def front_of(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, int]:
     """The frontier: empty cell -> the wall masks that fit it (``CODE_FITS``), fitting cells only."""
     fits_of = CODE_FITS
-    return {e: fits_of[code] for e, code in codes.items() if fits_of[code] and e not in alhambra}
+    return {e: fits_of[code] for e, code in codes.items() if e not in alhambra and fits_of[code]}
 
 
 def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int], c: int,
@@ -144,7 +153,11 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int
     walls_of = TILE_WALLS
     fits_of = CODE_FITS
     get = codes.get
-    for step, delta in CODE_DELTA[EMPTY if old is None else walls_of[old]][EMPTY if new is None else walls_of[new]]:
+    was = EMPTY if old is None else walls_of[old]
+    now = EMPTY if new is None else walls_of[new]
+    if (was ^ now) & 15:
+        codes[c] = get(c, 0) ^ ((was ^ now) & 15) << 12
+    for step, delta in CODE_DELTA[was][now]:
         e = c + step
         code = codes[e] = get(e, 0) ^ delta
         if e not in alhambra:
@@ -240,10 +253,6 @@ def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, lis
         code = get(c, 0)
         adj[c] = [c + step for step in steps[code & 15 & ~(code >> 8) & ~walls_of[t]]]
     return adj
-
-
-#: POPCOUNT[mask]: the number of directions in a 4-bit direction mask
-POPCOUNT: tuple[int, ...] = tuple(bin(mask).count("1") for mask in range(16))
 
 
 def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | None:

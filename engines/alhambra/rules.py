@@ -17,6 +17,8 @@ Money card ``id``: currency ``id // 27``, value ``(id % 27) // 3 + 1`` (data.py)
 from __future__ import annotations
 
 import random
+from bisect import insort
+from itertools import compress
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
@@ -37,14 +39,19 @@ class SeatCache:
     """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
     across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("codes", "front", "front_list", "cut", "connected", "removable", "swap_cells", "redesign",
-                 "redesign_reserve", "longest_wall")
+    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "swap_cells",
+                 "redesign", "redesign_reserve", "longest_wall")
 
     def __init__(self, alhambra: dict[int, int]) -> None:
         #: cell -> neighbourhood code (geometry.codes_of)
-        self.codes: dict[int, int] = geo.codes_of(alhambra)
+        codes = geo.codes_of(alhambra)
+        self.codes: dict[int, int] = codes
         #: empty cell -> the wall masks that fit there (geometry.front_of)
-        self.front: dict[int, int] = geo.front_of(alhambra, self.codes)
+        self.front: dict[int, int] = geo.front_of(alhambra, codes)
+        #: the occupied cells but the fountain's, sorted
+        self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
+        #: the number of passages between tiles
+        self.edges: int = sum(geo.PASS_COUNT[codes[c]] for c in alhambra) // 2
         self.front_list: list[tuple[int, int]] | None = None  # sorted (cell, wall masks that fit)
         #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
         self.cut: set[int] | None = None
@@ -66,7 +73,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed",
+        "awards", "cache", "listed", "purses",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -82,20 +89,27 @@ class AlhambraState:
         if cache is None:
             return
         alhambra = self.alhambras[seat]
-        geo.recode(alhambra, cache.codes, cache.front, c, old, new)
+        codes = cache.codes
+        geo.recode(alhambra, codes, cache.front, c, old, new)
+        code = codes[c] & 0xFFF  # the neighbours; the tile's own walls go in bits 12-15
         cut = cache.cut
         if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
-            way = geo.passages(alhambra, cache.codes, c)
+            insort(cache.cells, c)
+            way = geo.passage_mask(code, TILE_WALLS[new])
+            cache.edges += geo.POPCOUNT[way]
             if cut is not None and way and way & (way - 1) == 0:
                 # a new dead end: only the tile it hangs on becomes a cut tile
                 cut.add(c + geo.PASS_STEPS[way][0])
             else:
                 cache.cut = None
         elif new is None:  # a removable tile went: the others stay reachable
+            cache.cells.remove(c)
+            cache.edges -= geo.POPCOUNT[geo.passage_mask(code, TILE_WALLS[old])]
             cache.cut = None
         else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
-            code = cache.codes.get(c, 0)
-            if geo.passage_mask(code, TILE_WALLS[old]) != geo.passage_mask(code, TILE_WALLS[new]):
+            was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
+            if was != now:
+                cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
                 cache.cut = None
                 cache.connected = False
         cache.front_list = cache.removable = cache.swap_cells = cache.redesign = cache.longest_wall = None
@@ -158,6 +172,7 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
+        s.purses = [None] * n  # per seat: (the hand, its _purse) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
         rng.shuffle(s.bag)
@@ -210,6 +225,7 @@ class Alhambra(Game):
         s.game_end, s.ended_by = state.game_end, state.ended_by
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
+        s.purses = [None] * state.n
         s.listed = None
         return s
 
@@ -250,9 +266,12 @@ class Alhambra(Game):
         acts: list[Action] = _take_actions(market) if market else []
         hand = s.hands[seat]
         if hand:
-            purse = _PURSE_MEMO.get(tuple(hand))
-            if purse is None:
+            kept = s.purses[seat]
+            if kept is not None and kept[0] == hand:
+                purse = kept[1]
+            else:
                 purse = _purse(hand)
+                s.purses[seat] = (hand[:], purse)
             every = s.all_payments
             slot = 0
             for tile in s.market:
@@ -260,9 +279,9 @@ class Alhambra(Game):
                 if tile is not None:
                     values = purse[SLOT_CURRENCY[slot]]
                     if values:
-                        buys = _BUY_MEMO.get((slot, values, tile, every))
+                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
                         if buys is None:
-                            buys = _buy_actions(slot, values, tile, every)
+                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
                         if buys:
                             acts += buys
         reserve = s.reserves[seat]
@@ -616,29 +635,16 @@ class Alhambra(Game):
 
     @staticmethod
     def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
-        """Fill ``cache.removable`` (R1, R2) and ``cache.swap_cells`` in one pass over the cells."""
+        """Fill ``cache.removable`` (R1, R2) and ``cache.swap_cells``."""
         alhambra = s.alhambras[seat]
         codes = cache.codes
-        walls_of = TILE_WALLS
-        count = geo.POPCOUNT
-        swap_fits = geo.SWAP_FITS
-        origin = geo.ORIGIN
-        swaps = []
-        candidates = []  # (cell, tile, passages) of the tiles not enclosed on 4 sides
-        ends = 0
-        for c in sorted(alhambra):
-            t = alhambra[c]
-            code = codes.get(c, 0)
-            k = count[code & 15 & ~(code >> 8) & ~walls_of[t]]
-            ends += k
-            if c != origin:
-                swaps.append((t, swap_fits[code]))
-                if code & 15 != 15:
-                    candidates.append((c, t, k))
-        cache.swap_cells = swaps
-        if cache.connected and ends == 2 * len(alhambra) - 2:
-            # the passages form a tree: exactly the tiles with 2+ passages are cut tiles
-            cache.removable = [t for _c, t, k in candidates if k < 2]
+        cells = cache.cells
+        tiles = list(map(alhambra.__getitem__, cells))
+        tile_codes = list(map(codes.__getitem__, cells))
+        cache.swap_cells = list(zip(tiles, map(geo.SWAP_FITS.__getitem__, tile_codes)))
+        if cache.connected and cache.edges == len(cells):
+            # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
+            cache.removable = list(compress(tiles, map(geo.LEAF.__getitem__, tile_codes)))
             return
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
@@ -647,7 +653,7 @@ class Alhambra(Game):
         if cut is None:
             cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
         else:
-            cache.removable = [t for c, t, _k in candidates if c not in cut]
+            cache.removable = [t for c, t, code in zip(cells, tiles, tile_codes) if c not in cut and code & 15 != 15]
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
@@ -822,12 +828,12 @@ _REDESIGN_PLACE: tuple[_CellActions, ...] = tuple(
     _CellActions({"type": "redesign_place", "tile": t}) for t in range(55))
 _PLACE: tuple[_CellActions, ...] = tuple(_CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
 
-_TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+_TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
+_CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
-_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, tile, every) -> buy actions
-_PURSE_MEMO: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # hand -> values per currency
+_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
 
 
 def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int, held: bool) -> None:
@@ -853,36 +859,41 @@ def _take_actions(money_market: list[int]) -> list[Action]:
     return takes
 
 
-def _buy_actions(slot: int, values: tuple[int, ...], tile: int, every: bool) -> list[Action]:
-    """The buy actions of ``tile`` on ``slot`` for the values (descending) of its currency in hand,
-    memoized under ``(slot, values, tile, every)``."""
-    price = TILE_PRICE[tile]
+def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) -> list[Action]:
+    """The buy actions of a tile costing ``price`` on ``slot`` for the values (descending) of its
+    currency in hand, memoized under ``(slot, values, price, every)``."""
     acts = [] if sum(values) < price else [
         {"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(list(values), price, every)]
     if len(_BUY_MEMO) > 200_000:
         _BUY_MEMO.clear()
-    _BUY_MEMO[(slot, values, tile, every)] = acts
+    _BUY_MEMO[(slot, values, price, every)] = acts
     return acts
 
 
 def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
-    """The card values of a sorted hand per currency, descending, memoized under ``tuple(hand)``."""
+    """The card values of a sorted hand per currency, descending."""
     by_currency: list[list[int]] = [[], [], [], []]
     for c in reversed(hand):  # the hand is sorted by id: values come out descending
         by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-    purse = tuple(tuple(values) for values in by_currency)
-    if len(_PURSE_MEMO) > 200_000:
-        _PURSE_MEMO.clear()
-    _PURSE_MEMO[tuple(hand)] = purse
-    return purse
+    return tuple(tuple(values) for values in by_currency)
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
-    """Memoized ``_take_picks`` for a sorted money market."""
-    key = tuple([c // 3 for c in money_market])  # (currency, value) classes, in id order
+    """Memoized ``_take_picks`` for a sorted money market.
+
+    The picks depend only on the values (5 and up never join another card) and on which neighbours
+    are equal cards, so that is the memo's key: a few hundred keys instead of every market.
+    """
+    key = 0
+    prev = -1
+    capped = _CAPPED_VALUE
+    for c in money_market:
+        k = c // 3
+        key = key << 4 | capped[c] << 1 | (k == prev)
+        prev = k
     picks = _TAKE_MEMO.get(key)
     if picks is None:
-        picks = _take_picks(key)
+        picks = _take_picks(tuple([c // 3 for c in money_market]))
         if len(_TAKE_MEMO) > 200_000:
             _TAKE_MEMO.clear()
         _TAKE_MEMO[key] = picks
