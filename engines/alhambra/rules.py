@@ -25,8 +25,8 @@ from engines.alhambra import geometry as geo
 from engines.alhambra import fields as F
 from engines.alhambra.data import (
     ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
-    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES, POINTS,
-    SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
+    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MARKET_SLOTS, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES,
+    POINTS, SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
     money_deck,
 )
 from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
@@ -273,17 +273,13 @@ class Alhambra(Game):
                 purse = _purse(hand)
                 s.purses[seat] = (hand[:], purse)
             every = s.all_payments
-            slot = 0
-            for tile in s.market:
-                slot += 1
-                if tile is not None:
-                    values = purse[SLOT_CURRENCY[slot]]
-                    if values:
-                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
-                        if buys is None:
-                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                        if buys:
-                            acts += buys
+            for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
+                if tile is not None and values:
+                    buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                    if buys is None:
+                        buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                    if buys:
+                        acts += buys
         reserve = s.reserves[seat]
         if reserve or len(s.alhambras[seat]) > 1:
             cache = s.cache[seat]
@@ -826,12 +822,16 @@ class _CellActions(dict):
 # tile -> cell -> the action
 _REDESIGN_PLACE: tuple[_CellActions, ...] = tuple(
     _CellActions({"type": "redesign_place", "tile": t}) for t in range(55))
-_PLACE: tuple[_CellActions, ...] = tuple(_CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
+_PLACE: tuple[_CellActions, ...] = tuple(
+    _CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
 
 _TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
 _CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
+_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # money card -> (currency, value) class
+# the market's classes -> (the positions taken alone, None for all; the picks of 2+ cards)
+_TAKE_RECIPES: dict[tuple[int, ...], tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
 
@@ -846,16 +846,26 @@ def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int,
 
 def _take_actions(money_market: list[int]) -> list[Action]:
     """``take_money_actions`` (a new list of the shared action dicts)."""
-    takes = []
-    for pick in _picks(money_market):
-        if len(pick) == 1:
-            takes.append(_TAKE_ONE[money_market[pick[0]]])
-        else:
-            cards = tuple([money_market[i] for i in pick])
-            act = _TAKE_SOME.get(cards)
-            if act is None:
-                act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
-            takes.append(act)
+    classes = tuple(map(_CLASS.__getitem__, money_market))
+    recipe = _TAKE_RECIPES.get(classes)
+    if recipe is None:
+        picks = _picks(money_market)
+        singles = tuple(p[0] for p in picks if len(p) == 1)
+        recipe = (None if len(singles) == len(classes) else singles, tuple(p for p in picks if len(p) > 1))
+        if len(_TAKE_RECIPES) > 200_000:
+            _TAKE_RECIPES.clear()
+        _TAKE_RECIPES[classes] = recipe
+    singles, several = recipe
+    if singles is None:  # no two equal cards: each card alone, in market order
+        takes = list(map(_TAKE_ONE.__getitem__, money_market))
+    else:
+        takes = [_TAKE_ONE[money_market[i]] for i in singles]
+    for pick in several:
+        cards = tuple([money_market[i] for i in pick])
+        act = _TAKE_SOME.get(cards)
+        if act is None:
+            act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
+        takes.append(act)
     return takes
 
 
@@ -871,11 +881,11 @@ def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) ->
 
 
 def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
-    """The card values of a sorted hand per currency, descending."""
+    """The card values of a sorted hand in the currency of each market slot, descending."""
     by_currency: list[list[int]] = [[], [], [], []]
     for c in reversed(hand):  # the hand is sorted by id: values come out descending
         by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-    return tuple(tuple(values) for values in by_currency)
+    return tuple(tuple(by_currency[SLOT_CURRENCY[slot]]) for slot in MARKET_SLOTS)
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
