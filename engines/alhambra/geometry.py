@@ -372,38 +372,37 @@ def outer_walls(alhambra: dict[int, int]) -> list[tuple[int, int]]:
     return out
 
 
+# A corner (x, y) is keyed like the cell (x, y) whose lower-left corner it is. _WALL_SIDES[walls]:
+# (step to the neighbour, first corner, second corner) of each walled side, the corners as offsets.
+_SIDE_CORNERS = {N: (1, STRIDE + 1), E: (STRIDE, STRIDE + 1), S: (0, STRIDE), W: (0, 1)}
+_WALL_SIDES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((step,) + _SIDE_CORNERS[bit] for bit, step, _opp in STEPS if walls & bit) for walls in range(16))
+
+
 def wall_lengths(alhambra: dict[int, int]) -> list[int]:
     """Lengths of the walls (segments joined when their edges share an end point), longest first."""
-    parent: dict[tuple[int, int], tuple[int, int]] = {}
-
-    def find(p: tuple[int, int]) -> tuple[int, int]:
-        root = p
-        while parent[root] != root:
-            root = parent[root]
-        while parent[p] != root:
-            parent[p], p = root, parent[p]
-        return root
-
-    segments = []
-    for c, bit in outer_walls(alhambra):
-        x, y = xy(c)
-        if bit == N:
-            a, b = (x, y + 1), (x + 1, y + 1)
-        elif bit == S:
-            a, b = (x, y), (x + 1, y)
-        elif bit == E:
-            a, b = (x + 1, y), (x + 1, y + 1)
-        else:
-            a, b = (x, y), (x, y + 1)
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-        segments.append(a)
-    counts: dict[tuple[int, int], int] = {}
-    for a in segments:
-        r = find(a)
+    parent: dict[int, int] = {}  # union-find over corners; a corner without an entry is a root
+    firsts = []
+    walls_of = TILE_WALLS
+    sides = _WALL_SIDES
+    for c, t in alhambra.items():
+        walls = walls_of[t]
+        if walls:
+            for step, da, db in sides[walls]:
+                if c + step not in alhambra:  # an outer wall segment
+                    a = ra = c + da
+                    rb = c + db
+                    while ra in parent:
+                        ra = parent[ra]
+                    while rb in parent:
+                        rb = parent[rb]
+                    if ra != rb:
+                        parent[ra] = rb
+                    firsts.append(a)
+    counts: dict[int, int] = {}
+    for r in firsts:
+        while r in parent:
+            r = parent[r]
         counts[r] = counts.get(r, 0) + 1
     return sorted(counts.values(), reverse=True)
 
