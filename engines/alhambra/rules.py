@@ -536,7 +536,7 @@ class Alhambra(Game):
         market = s.money_market
         drawn = []
         while len(market) < MARKET_MONEY:
-            card = self._draw_money(s, events)
+            card = s.deck.pop(0) if s.deck else self._draw_money(s, events)
             if card is None:
                 break
             if card >= SCORING_A:
@@ -548,13 +548,14 @@ class Alhambra(Game):
             drawn.append(card)
         market.sort()
         filled = {}
-        for i in range(4):
-            if s.market[i] is None:
-                if s.bag:
-                    s.market[i] = s.bag.pop(0)
-                    filled[str(i + 1)] = s.market[i]
-                else:
-                    s.game_end = True
+        if None in s.market:
+            for i in range(4):
+                if s.market[i] is None:
+                    if s.bag:
+                        s.market[i] = s.bag.pop(0)
+                        filled[str(i + 1)] = s.market[i]
+                    else:
+                        s.game_end = True
         events.append({"type": "refill", "money": drawn, "buildings": filled})
         if s.pending:
             for r in sorted(s.pending):
