@@ -13,6 +13,10 @@ Sections (§) refer to the rules file. Actions (§9.2, with the house key ``type
     {"type": "pass"}                                       only when the money market is empty
 
 Money card ``id``: currency ``id // 27``, value ``(id % 27) // 3 + 1`` (data.py).
+
+The action dicts of the legal lists are built once and shared between calls (never mutate an action
+you got from ``legal_actions``). Per seat, ``SeatCache`` keeps the geometry up to date across changes
+and the redesign part of the list until the Alhambra or the reserve change.
 """
 from __future__ import annotations
 
@@ -796,8 +800,7 @@ def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- helpers
-# The action dicts of the legal lists are built once and shared by every list (never mutate an
-# action you got from ``legal_actions``; ``apply`` only reads them).
+# The shared action dicts of the legal lists (see the module docstring).
 _REMOVE: tuple[Action, ...] = tuple({"type": "redesign_remove", "tile": t} for t in range(55))
 _SWAP: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "redesign_swap", "tile": t, "replaces": r} for r in range(55)) for t in range(55))
