@@ -303,9 +303,13 @@ class Alhambra(Game):
         alhambra = s.alhambras[seat]
         distinct = _distinct(reserve) if reserve else ()
         if distinct:
-            front = s.front_list(seat)
+            front = cache.front_list
+            if front is None:
+                front = s.front_list(seat)
             for tile in distinct:
-                _add_placements(acts, front, tile, False)
+                walls = TILE_WALLS[tile]
+                placed = _REDESIGN_PLACE[tile]
+                acts += [placed[c] for c, fit in front if fit >> walls & 1]
         if len(alhambra) > 1:
             if cache.removable is None:
                 self._removal_facts(s, seat, cache)
@@ -332,7 +336,9 @@ class Alhambra(Game):
         front = s.front_list(seat)
         acts: list[Action] = []
         for tile in tiles:
-            _add_placements(acts, front, tile, True)
+            walls = TILE_WALLS[tile]
+            placed = _PLACE[tile]
+            acts += [placed[c] for c, fit in front if fit >> walls & 1]
             acts.append(_TO_RESERVE[tile])
             if dirk:
                 acts.append(_TO_DIRK[tile])
@@ -838,14 +844,6 @@ _CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # money card -> (cu
 _TAKE_RECIPES: dict[tuple[int, ...], tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
-
-
-def _add_placements(acts: list[Action], front: list[tuple[int, int]], tile: int, held: bool) -> None:
-    """Append the actions putting ``tile`` on each fitting frontier cell: ``place`` for a ``held``
-    tile, else ``redesign_place``."""
-    walls = TILE_WALLS[tile]
-    placed = (_PLACE if held else _REDESIGN_PLACE)[tile]
-    acts += [placed[c] for c, fit in front if fit >> walls & 1]
 
 
 def _take_actions(money_market: list[int]) -> list[Action]:
