@@ -300,6 +300,7 @@ class Alhambra(Game):
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
         """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
         acts: list[Action] = []
+        add = acts.append
         alhambra = s.alhambras[seat]
         distinct = _distinct(reserve) if reserve else ()
         if distinct:
@@ -309,17 +310,22 @@ class Alhambra(Game):
             for tile in distinct:
                 walls = TILE_WALLS[tile]
                 placed = _REDESIGN_PLACE[tile]
-                acts += [placed[c] for c, fit in front if fit >> walls & 1]
+                for c, fit in front:
+                    if fit >> walls & 1:
+                        add(placed[c])
         if len(alhambra) > 1:
             if cache.removable is None:
                 self._removal_facts(s, seat, cache)
-            acts += [_REMOVE[t] for t in cache.removable]
+            for t in cache.removable:
+                add(_REMOVE[t])
             if distinct:
                 cells = cache.swap_cells
                 for tile in distinct:
                     walls = TILE_WALLS[tile]
                     row = _SWAP[tile]
-                    acts += [row[there] for there, fit in cells if fit >> walls & 1]
+                    for there, fit in cells:
+                        if fit >> walls & 1:
+                            add(row[there])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
         return acts
@@ -335,10 +341,13 @@ class Alhambra(Game):
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         front = s.front_list(seat)
         acts: list[Action] = []
+        add = acts.append
         for tile in tiles:
             walls = TILE_WALLS[tile]
             placed = _PLACE[tile]
-            acts += [placed[c] for c, fit in front if fit >> walls & 1]
+            for c, fit in front:
+                if fit >> walls & 1:
+                    add(placed[c])
             acts.append(_TO_RESERVE[tile])
             if dirk:
                 acts.append(_TO_DIRK[tile])
@@ -887,7 +896,11 @@ def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
     by_currency: list[list[int]] = [[], [], [], []]
     for c in reversed(hand):  # the hand is sorted by id: values come out descending
         by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-    return tuple(tuple(by_currency[SLOT_CURRENCY[slot]]) for slot in MARKET_SLOTS)
+    a, b, c, d = _SLOT_CURRENCIES
+    return tuple(by_currency[a]), tuple(by_currency[b]), tuple(by_currency[c]), tuple(by_currency[d])
+
+
+_SLOT_CURRENCIES = tuple(SLOT_CURRENCY[slot] for slot in MARKET_SLOTS)  # the currency of each slot, in order
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
