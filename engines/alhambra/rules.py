@@ -246,10 +246,38 @@ class Alhambra(Game):
     def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
         s = state
         phase = s.phase
-        if phase is ACTION:
+        if phase is ACTION:  # §4.1 step 2: take money, buy, redesign (or pass)
             if seat != s.active:
                 return []
-            acts = self._action_phase(s, seat)
+            market = s.money_market
+            acts: list[Action] = _take_actions(market) if market else []
+            hand = s.hands[seat]
+            if hand:
+                kept = s.purses[seat]
+                if kept is not None and kept[0] == hand:
+                    purse = kept[1]
+                else:
+                    purse = _purse(hand)
+                    s.purses[seat] = (hand[:], purse)
+                every = s.all_payments
+                for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
+                    if tile is not None and values:
+                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                        if buys is None:
+                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                        if buys:
+                            acts += buys
+            reserve = s.reserves[seat]
+            if reserve or len(s.alhambras[seat]) > 1:
+                cache = s.cache[seat]
+                if cache is None:
+                    cache = s.seat_cache(seat)
+                redesign = cache.redesign
+                if redesign is None or cache.redesign_reserve != reserve:
+                    redesign = self._redesign_actions(s, seat, cache, reserve)
+                acts += redesign
+            if not market:
+                acts.append(PASS)  # §4.5 [HOUSE]: only when there is no money to take
         elif phase is PLACEMENT:
             if seat != s.active:
                 return []
@@ -264,45 +292,19 @@ class Alhambra(Game):
         s.listed = (seat, acts)
         return acts
 
-    def _action_phase(self, s: AlhambraState, seat: int) -> list[Action]:
-        """§4.1 step 2: take money, buy, redesign (or pass)."""
-        market = s.money_market
-        acts: list[Action] = _take_actions(market) if market else []
-        hand = s.hands[seat]
-        if hand:
-            kept = s.purses[seat]
-            if kept is not None and kept[0] == hand:
-                purse = kept[1]
-            else:
-                purse = _purse(hand)
-                s.purses[seat] = (hand[:], purse)
-            every = s.all_payments
-            for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
-                if tile is not None and values:
-                    buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
-                    if buys is None:
-                        buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                    if buys:
-                        acts += buys
-        reserve = s.reserves[seat]
-        if reserve or len(s.alhambras[seat]) > 1:
-            cache = s.cache[seat]
-            if cache is None:
-                cache = s.seat_cache(seat)
-            redesign = cache.redesign
-            if redesign is None or cache.redesign_reserve != reserve:
-                redesign = self._redesign_actions(s, seat, cache, reserve)
-            acts += redesign
-        if not market:
-            acts.append(PASS)  # §4.5 [HOUSE]: only when there is no money to take
-        return acts
-
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
         """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
         acts: list[Action] = []
         add = acts.append
         alhambra = s.alhambras[seat]
-        distinct = _distinct(reserve) if reserve else ()
+        distinct = []  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
+        if reserve:
+            seen = set()
+            kinds = _TILE_KIND
+            for t in reserve:  # the reserve is kept sorted
+                if kinds[t] not in seen:
+                    seen.add(kinds[t])
+                    distinct.append(t)
         if distinct:
             front = cache.front_list
             if front is None:
@@ -1029,19 +1031,6 @@ def _counts_of(tiles) -> list[int]:
         counts[TILE_TYPE[t]] += 1
     counts[0] = 0
     return counts
-
-
-def _distinct(reserve: list[int]) -> list[int]:
-    """Reserve tiles, keeping only the lowest id of each (type, walls): the others are interchangeable."""
-    seen = set()
-    out = []
-    kinds = _TILE_KIND
-    for t in reserve:  # the reserve is kept sorted
-        key = kinds[t]
-        if key not in seen:
-            seen.add(key)
-            out.append(t)
-    return out
 
 
 _TILE_KIND: tuple[int, ...] = tuple(16 * TILE_TYPE[t] + TILE_WALLS[t] for t in range(55))  # (type, walls) as one int
