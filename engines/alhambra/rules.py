@@ -310,10 +310,10 @@ class Alhambra(Game):
             if front is None:
                 front = s.front_list(seat)
             for tile in distinct:
-                walls = TILE_WALLS[tile]
+                bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                 placed = _REDESIGN_PLACE[tile]
                 for c, fit in front:
-                    if fit >> walls & 1:
+                    if fit & bit:
                         add(placed[c])
         if len(alhambra) > 1:
             if cache.removable is None:
@@ -323,10 +323,10 @@ class Alhambra(Game):
             if distinct:
                 cells = cache.swap_cells
                 for tile in distinct:
-                    walls = TILE_WALLS[tile]
+                    bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                     row = _SWAP[tile]
                     for there, fit in cells:
-                        if fit >> walls & 1:
+                        if fit & bit:
                             add(row[there])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
@@ -345,10 +345,10 @@ class Alhambra(Game):
         acts: list[Action] = []
         add = acts.append
         for tile in tiles:
-            walls = TILE_WALLS[tile]
+            bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
             placed = _PLACE[tile]
             for c, fit in front:
-                if fit >> walls & 1:
+                if fit & bit:
                     add(placed[c])
             acts.append(_TO_RESERVE[tile])
             if dirk:
