@@ -238,11 +238,6 @@ def passage_mask(code: int, walls: int) -> int:
     return code & 15 & ~(code >> 8) & ~walls
 
 
-def passages(alhambra: dict[int, int], codes: dict[int, int], c: int) -> int:
-    """Direction mask of the passages of the tile on ``c``."""
-    return passage_mask(codes.get(c, 0), TILE_WALLS[alhambra[c]])
-
-
 def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, list[int]]:
     """Tile -> the cells its passages lead to."""
     walls_of = TILE_WALLS
