@@ -67,94 +67,122 @@ def ring_ok(alhambra: dict[int, int], c: int) -> bool:
     return changes == 2
 
 
+def fits(walls: int, occ: int, req: int) -> bool:
+    """P2 + P3 for a tile with ``walls`` at a cell with the given neighbour masks."""
+    return (walls & occ) == req and bool(occ & ~walls)
+
+
 def _one_arc(ring: int) -> bool:
     """Whether the 8 ring bits (circular) change between set and clear exactly twice."""
     return sum(1 for i in range(8) if (ring >> i & 1) != (ring >> ((i + 7) % 8) & 1)) == 2
 
 
-#: RING_ARC[bits]: P4 for the ring bits NW, N, NE, E, SE, S, SW, W (bit 0 = NW)
-RING_ARC: tuple[bool, ...] = tuple(_one_arc(ring) for ring in range(256))
+# --- neighbourhood codes: what the engine keeps of each Alhambra --------------------------------
+# The code of a cell: bits 0-3 its occupied N, E, S, W neighbours (the direction bits), bits 4-7 its
+# occupied NE, SE, SW, NW neighbours, bits 8-11 the N, E, S, W neighbours whose side facing it is
+# walled, bits 12-15 the walls of its own tile (0 for an empty cell). A tile on cell c owns fixed
+# bits of its 8 neighbours' codes, so a change on c updates the codes (and with them the frontier)
+# by a few XORs instead of a rescan.
+NE_BIT, SE_BIT, SW_BIT, NW_BIT = 16, 32, 64, 128
+#: POPCOUNT[mask]: the number of directions in a 4-bit direction mask
+POPCOUNT: tuple[int, ...] = tuple(bin(mask).count("1") for mask in range(16))
+EMPTY = 16  # the "walls" index of an empty cell in CODE_DELTA
 
 
-def frontier_entry(alhambra: dict[int, int], e: int) -> tuple[int, int] | None:
-    """(occupied, walled) masks of the empty cell ``e`` if some tile could go there (P0, P1, P4 and an
-    open side possible), else None. A tile with walls ``w`` then fits iff ``fits(w, occupied, walled)``."""
-    if e in alhambra:
-        return None
-    get = alhambra.get
-    tn, te, ts, tw = get(e + 1), get(e + STRIDE), get(e - 1), get(e - STRIDE)
-    if tn is None and te is None and ts is None and tw is None:
-        return None
-    # P4: the ring NW, N, NE, E, SE, S, SW, W must change between occupied and empty exactly twice
-    ring = (((e - STRIDE + 1) in alhambra) | (tn is not None) << 1 | ((e + STRIDE + 1) in alhambra) << 2
-            | (te is not None) << 3 | ((e + STRIDE - 1) in alhambra) << 4 | (ts is not None) << 5
-            | ((e - STRIDE - 1) in alhambra) << 6 | (tw is not None) << 7)
-    if not RING_ARC[ring]:
-        return None
-    occ = req = 0
+def _code_bits(walls: int) -> tuple[tuple[int, int], ...]:
+    """(step to the neighbour, the bits a tile with ``walls`` sets in that neighbour's code)."""
+    out = [(step, opp | (opp << 8 if walls & bit else 0)) for bit, step, opp in STEPS]
+    out += [(STRIDE + 1, SW_BIT), (STRIDE - 1, NW_BIT), (-STRIDE - 1, NE_BIT), (-STRIDE + 1, SE_BIT)]
+    return tuple(out)
+
+
+_CODE_BITS = [_code_bits(w) for w in range(16)] + [tuple((step, 0) for step, _ in _code_bits(0))]
+#: CODE_DELTA[old][new]: (step, XOR) for each neighbour when a cell goes from walls ``old`` to ``new``
+#: (EMPTY: no tile); neighbours whose code does not change are left out
+CODE_DELTA: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple((step, a ^ b) for (step, a), (_, b) in zip(_CODE_BITS[old], _CODE_BITS[new]) if a != b)
+          for new in range(17))
+    for old in range(17))
+
+
+def _code_fits(code: int) -> int:
+    """Bit w set iff a tile with walls w may go on an empty cell with this code (P1-P4)."""
+    occ, req = code & 15, code >> 8
+    ring = ((code >> 7 & 1) | (code & N) << 1 | (code >> 4 & 1) << 2 | (code & E) << 2
+            | (code >> 5 & 1) << 4 | (code & S) << 3 | (code >> 6 & 1) << 6 | (code & W) << 4)
+    if not occ or not occ & ~req or not _one_arc(ring):
+        return 0
+    return sum(1 << w for w in range(16) if fits(w, occ, req))
+
+
+#: CODE_FITS[code]: the wall masks that fit an empty cell with that code (0: not on the frontier)
+CODE_FITS: tuple[int, ...] = tuple(_code_fits(code) for code in range(4096))
+_SWAP_FITS = [sum(1 << w for w in range(16) if (w & code & 15) == code >> 8) for code in range(4096)]
+#: SWAP_FITS[code]: the wall masks a tile may have to replace the tile of a cell with that code (L2)
+SWAP_FITS: tuple[int, ...] = tuple(_SWAP_FITS) * 16
+#: PASS_COUNT[code]: the number of passages of the tile on an occupied cell with that code
+PASS_COUNT: bytes = bytes(POPCOUNT[code & 15 & ~(code >> 8) & ~w] for w in range(16) for code in range(4096))
+#: LEAF[code]: 1 if the tile on a cell with that code has at most one passage and an empty side (R1)
+LEAF: bytes = bytes(PASS_COUNT[code] < 2 and code & 15 != 15 for code in range(1 << 16))
+
+
+def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
+    """The code of every cell next to a tile (8 directions), occupied or not."""
+    codes: dict[int, int] = {}
+    get = codes.get
     walls_of = TILE_WALLS
-    if tn is not None:
-        occ = N
-        if walls_of[tn] & S:
-            req = N
-    if te is not None:
-        occ |= E
-        if walls_of[te] & W:
-            req |= E
-    if ts is not None:
-        occ |= S
-        if walls_of[ts] & N:
-            req |= S
-    if tw is not None:
-        occ |= W
-        if walls_of[tw] & E:
-            req |= W
-    if occ & ~req:  # an open side towards the Alhambra is possible at all
-        return occ, req
-    return None
+    for c, t in alhambra.items():
+        walls = walls_of[t]
+        for step, bits in _CODE_BITS[walls]:
+            e = c + step
+            codes[e] = get(e, 0) | bits
+        codes[c] = get(c, 0) | walls << 12
+    return codes
+
+
+def front_of(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, int]:
+    """The frontier: empty cell -> the wall masks that fit it (``CODE_FITS``), fitting cells only."""
+    fits_of = CODE_FITS
+    return {e: fits_of[code] for e, code in codes.items() if e not in alhambra and fits_of[code]}
+
+
+def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int], c: int,
+           old: int | None, new: int | None) -> None:
+    """Bring ``codes`` and ``front`` up to date after cell ``c`` went from tile ``old`` to ``new``
+    (None: empty); ``alhambra`` already holds the change."""
+    walls_of = TILE_WALLS
+    fits_of = CODE_FITS
+    get = codes.get
+    was = EMPTY if old is None else walls_of[old]
+    now = EMPTY if new is None else walls_of[new]
+    if (was ^ now) & 15:
+        codes[c] = get(c, 0) ^ ((was ^ now) & 15) << 12
+    for step, delta in CODE_DELTA[was][now]:
+        e = c + step
+        code = codes[e] = get(e, 0) ^ delta
+        if e not in alhambra:
+            if fits_of[code]:
+                front[e] = fits_of[code]
+            elif e in front:
+                del front[e]
+    if new is None:
+        fit = fits_of[get(c, 0)]
+        if fit:
+            front[c] = fit
+    elif old is None and c in front:
+        del front[c]
 
 
 def frontier_map(alhambra: dict[int, int]) -> dict[int, tuple[int, int]]:
-    """Every cell where some tile could go: cell -> (occupied, walled) (see ``frontier_entry``)."""
-    out: dict[int, tuple[int, int]] = {}
-    seen = set()
-    for c in alhambra:
-        for e in (c + 1, c + STRIDE, c - 1, c - STRIDE):
-            if e not in seen:
-                seen.add(e)
-                entry = frontier_entry(alhambra, e)
-                if entry is not None:
-                    out[e] = entry
-    return out
-
-
-# The cells whose frontier entry may change when cell c changes: c and its 8 neighbours.
-AROUND: tuple[int, ...] = (0,) + RING
-
-
-def update_frontier(alhambra: dict[int, int], front: dict[int, tuple[int, int]], c: int) -> None:
-    """Bring ``front`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
-    for step in AROUND:
-        e = c + step
-        if e in alhambra:  # an occupied cell is never on the frontier
-            if e in front:
-                del front[e]
-            continue
-        entry = frontier_entry(alhambra, e)
-        if entry is None:
-            front.pop(e, None)
-        else:
-            front[e] = entry
+    """Every cell where some tile could go: cell -> (occupied, walled) masks of its neighbours; a
+    tile with walls ``w`` fits there iff ``fits(w, occupied, walled)``."""
+    codes = codes_of(alhambra)
+    return {e: (codes[e] & 15, codes[e] >> 8) for e in front_of(alhambra, codes)}
 
 
 def frontier(alhambra: dict[int, int]) -> list[tuple[int, int, int]]:
     """``frontier_map`` as a sorted list of (cell, occupied, walled)."""
     return sorted((e, occ, req) for e, (occ, req) in frontier_map(alhambra).items())
-
-
-def fits(walls: int, occ: int, req: int) -> bool:
-    """P2 + P3 for a tile with ``walls`` at a cell with the given neighbour masks."""
-    return (walls & occ) == req and bool(occ & ~walls)
 
 
 def can_place(alhambra: dict[int, int], c: int, tile: int) -> bool:
@@ -199,38 +227,34 @@ def can_remove(alhambra: dict[int, int], c: int) -> bool:
     return reachable(alhambra, c) == len(alhambra) - 1
 
 
-def sides_map(alhambra: dict[int, int]) -> dict[int, tuple[int, int]]:
-    """Every occupied cell -> ``sides`` of it."""
-    return {c: sides(alhambra, c) for c in alhambra}
-
-
-def update_sides(alhambra: dict[int, int], smap: dict[int, tuple[int, int]], c: int) -> None:
-    """Bring ``smap`` up to date after the tile on cell ``c`` was placed, removed or swapped."""
-    for e in (c, c + 1, c + STRIDE, c - 1, c - STRIDE):
-        if e in alhambra:
-            smap[e] = sides(alhambra, e)
-        else:
-            smap.pop(e, None)
-
-
 #: PASS_STEPS[mask]: the cell steps of the directions in a 4-bit direction mask
 PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(step for bit, step, _opp in STEPS if mask & bit) for mask in range(16))
 
 
-def passages(alhambra: dict[int, int], smap: dict[int, tuple[int, int]], c: int) -> int:
-    """Direction mask of the passages of the tile on ``c``: its open sides facing open sides."""
-    occ, req = smap[c]
-    return occ & ~req & ~TILE_WALLS[alhambra[c]]
+def passage_mask(code: int, walls: int) -> int:
+    """Direction mask of the passages of a tile with ``walls`` on a cell with ``code``: its open
+    sides facing open sides."""
+    return code & 15 & ~(code >> 8) & ~walls
 
 
-def cut_cells(alhambra: dict[int, int], smap: dict[int, tuple[int, int]]) -> set[int] | None:
-    """The cut tiles of the passage graph (removing one strands others), or None when some tile is
-    already unreachable (only hand-built Alhambras). One depth-first search from the fountain with
-    Hopcroft-Tarjan low points."""
+def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, list[int]]:
+    """Tile -> the cells its passages lead to."""
     walls_of = TILE_WALLS
-    adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
-           for c, (occ, req) in smap.items()}
+    steps = PASS_STEPS
+    get = codes.get
+    adj: dict[int, list[int]] = {}
+    for c, t in alhambra.items():
+        code = get(c, 0)
+        adj[c] = [c + step for step in steps[code & 15 & ~(code >> 8) & ~walls_of[t]]]
+    return adj
+
+
+def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | None:
+    """The cut tiles of the passage graph (removing one strands others; the fountain may be listed
+    too), or None when some tile is already unreachable (only hand-built Alhambras). One depth-first
+    search from the fountain with Hopcroft-Tarjan low points."""
+    adj = _adjacency(alhambra, codes)
     disc = {ORIGIN: 0}
     low = {ORIGIN: 0}
     cut: set[int] = set()
@@ -255,24 +279,22 @@ def cut_cells(alhambra: dict[int, int], smap: dict[int, tuple[int, int]]) -> set
     return cut if len(disc) == len(alhambra) else None
 
 
-def removable(alhambra: dict[int, int], smap: dict[int, tuple[int, int]] | None = None,
+def removable(alhambra: dict[int, int], codes: dict[int, int] | None = None,
               cut: set[int] | None = None) -> list[int]:
     """Cells (sorted) whose tile may be removed: not the fountain, not enclosed on 4 sides (R1), and
-    every other tile still reachable (R2). ``smap``: the Alhambra's ``sides_map`` and ``cut`` its
+    every other tile still reachable (R2). ``codes``: the Alhambra's ``codes_of`` and ``cut`` its
     ``cut_cells``, if known.
 
     R2 holds for a tile exactly when it is no cut vertex of the passage graph.
     """
-    if smap is None:
-        smap = sides_map(alhambra)
+    if codes is None:
+        codes = codes_of(alhambra)
     if cut is None:
-        cut = cut_cells(alhambra, smap)
+        cut = cut_cells(alhambra, codes)
     if cut is None:  # not every tile reachable: test each tile alone
-        walls_of = TILE_WALLS
-        adj = {c: [c + step for step in PASS_STEPS[occ & ~req & ~walls_of[alhambra[c]]]]
-               for c, (occ, req) in smap.items()}
-        return _removable_slow(alhambra, adj)
-    return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and smap[c][0] != 15]
+        return _removable_slow(alhambra, _adjacency(alhambra, codes))
+    get = codes.get
+    return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and get(c, 0) & 15 != 15]
 
 
 def _removable_slow(alhambra: dict[int, int], adj: dict[int, list[int]]) -> list[int]:
@@ -345,38 +367,37 @@ def outer_walls(alhambra: dict[int, int]) -> list[tuple[int, int]]:
     return out
 
 
+# A corner (x, y) is keyed like the cell (x, y) whose lower-left corner it is. _WALL_SIDES[walls]:
+# (step to the neighbour, first corner, second corner) of each walled side, the corners as offsets.
+_SIDE_CORNERS = {N: (1, STRIDE + 1), E: (STRIDE, STRIDE + 1), S: (0, STRIDE), W: (0, 1)}
+_WALL_SIDES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((step,) + _SIDE_CORNERS[bit] for bit, step, _opp in STEPS if walls & bit) for walls in range(16))
+
+
 def wall_lengths(alhambra: dict[int, int]) -> list[int]:
     """Lengths of the walls (segments joined when their edges share an end point), longest first."""
-    parent: dict[tuple[int, int], tuple[int, int]] = {}
-
-    def find(p: tuple[int, int]) -> tuple[int, int]:
-        root = p
-        while parent[root] != root:
-            root = parent[root]
-        while parent[p] != root:
-            parent[p], p = root, parent[p]
-        return root
-
-    segments = []
-    for c, bit in outer_walls(alhambra):
-        x, y = xy(c)
-        if bit == N:
-            a, b = (x, y + 1), (x + 1, y + 1)
-        elif bit == S:
-            a, b = (x, y), (x + 1, y)
-        elif bit == E:
-            a, b = (x + 1, y), (x + 1, y + 1)
-        else:
-            a, b = (x, y), (x, y + 1)
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-        segments.append(a)
-    counts: dict[tuple[int, int], int] = {}
-    for a in segments:
-        r = find(a)
+    parent: dict[int, int] = {}  # union-find over corners; a corner without an entry is a root
+    firsts = []
+    walls_of = TILE_WALLS
+    sides = _WALL_SIDES
+    for c, t in alhambra.items():
+        walls = walls_of[t]
+        if walls:
+            for step, da, db in sides[walls]:
+                if c + step not in alhambra:  # an outer wall segment
+                    a = ra = c + da
+                    rb = c + db
+                    while ra in parent:
+                        ra = parent[ra]
+                    while rb in parent:
+                        rb = parent[rb]
+                    if ra != rb:
+                        parent[ra] = rb
+                    firsts.append(a)
+    counts: dict[int, int] = {}
+    for r in firsts:
+        while r in parent:
+            r = parent[r]
         counts[r] = counts.get(r, 0) + 1
     return sorted(counts.values(), reverse=True)
 

@@ -13,18 +13,24 @@ Sections (§) refer to the rules file. Actions (§9.2, with the house key ``type
     {"type": "pass"}                                       only when the money market is empty
 
 Money card ``id``: currency ``id // 27``, value ``(id % 27) // 3 + 1`` (data.py).
+
+The action dicts of the legal lists are built once and shared between calls (never mutate an action
+you got from ``legal_actions``). Per seat, ``SeatCache`` keeps the geometry up to date across changes
+and the redesign part of the list until the Alhambra or the reserve change.
 """
 from __future__ import annotations
 
 import random
+from bisect import insort
+from itertools import compress
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
 from engines.alhambra import fields as F
 from engines.alhambra.data import (
     ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
-    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES, POINTS,
-    SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
+    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MARKET_SLOTS, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES,
+    POINTS, SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
     money_deck,
 )
 from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
@@ -34,21 +40,32 @@ PASS: Action = {"type": "pass"}
 
 
 class SeatCache:
-    """Derived facts about one Alhambra, rebuilt lazily after it changes."""
+    """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
+    across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("frontier_map", "sides_map", "cut", "frontier", "frontier_xy", "removable", "swap_cells",
-                 "longest_wall")
+    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "swap_cells",
+                 "redesign", "redesign_reserve", "longest_wall")
 
-    def __init__(self) -> None:
-        self.frontier_map: dict[int, tuple[int, int]] | None = None
-        #: occupied cell -> (occupied, walled) masks of its neighbours (kept up to date like the frontier)
-        self.sides_map: dict[int, tuple[int, int]] | None = None
+    def __init__(self, alhambra: dict[int, int]) -> None:
+        #: cell -> neighbourhood code (geometry.codes_of)
+        codes = geo.codes_of(alhambra)
+        self.codes: dict[int, int] = codes
+        #: empty cell -> the wall masks that fit there (geometry.front_of)
+        self.front: dict[int, int] = geo.front_of(alhambra, codes)
+        #: the occupied cells but the fountain's, sorted
+        self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
+        #: the number of passages between tiles
+        self.edges: int = sum(geo.PASS_COUNT[codes[c]] for c in alhambra) // 2
+        self.front_list: list[tuple[int, int]] | None = None  # sorted (cell, wall masks that fit)
         #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
         self.cut: set[int] | None = None
-        self.frontier: list[tuple[int, int, int]] | None = None
-        self.frontier_xy: list[tuple[int, int, int, int]] | None = None  # (x, y, occupied, walled)
+        #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
+        self.connected = False
         self.removable: list[int] | None = None
-        self.swap_cells: list[tuple[int, int, int]] | None = None
+        self.swap_cells: list[tuple[int, int]] | None = None  # (tile, wall masks that may replace it)
+        #: the redesign actions, valid while the Alhambra and the reserve stay as they were
+        self.redesign: list[Action] | None = None
+        self.redesign_reserve: list[int] | None = None
         self.longest_wall: int | None = None
 
 
@@ -60,62 +77,58 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed",
+        "awards", "cache", "listed", "purses",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
         c = self.cache[seat]
         if c is None:
-            c = self.cache[seat] = SeatCache()
+            c = self.cache[seat] = SeatCache(self.alhambras[seat])
         return c
 
-    def changed(self, seat: int, c: int, added: bool = False) -> None:
-        """Seat's Alhambra changed on cell ``c`` (``added``: a tile on a cell that was empty): update
-        the frontier and the sides, drop the other derived facts."""
-        old = self.cache[seat]
-        if old is None:
+    def changed(self, seat: int, c: int, old: int | None, new: int | None) -> None:
+        """Seat's Alhambra changed on cell ``c`` from tile ``old`` to ``new`` (None: empty): update the
+        codes and the frontier, drop the other derived facts."""
+        cache = self.cache[seat]
+        if cache is None:
             return
-        fresh = self.cache[seat] = SeatCache()
         alhambra = self.alhambras[seat]
-        if old.frontier_map is not None:
-            geo.update_frontier(alhambra, old.frontier_map, c)
-            fresh.frontier_map = old.frontier_map
-        if old.sides_map is not None:
-            smap = fresh.sides_map = old.sides_map
-            geo.update_sides(alhambra, smap, c)
-            if added and old.cut is not None:
-                way = geo.passages(alhambra, smap, c)
-                if way and way & (way - 1) == 0:
-                    # a new dead end: only the tile it hangs on becomes a cut tile
-                    old.cut.add(c + geo.PASS_STEPS[way][0])
-                    fresh.cut = old.cut
-
-    def sides(self, seat: int) -> dict[int, tuple[int, int]]:
-        """Occupied cell -> (occupied, walled) neighbour masks of a seat's Alhambra."""
-        cache = self.seat_cache(seat)
-        if cache.sides_map is None:
-            cache.sides_map = geo.sides_map(self.alhambras[seat])
-        return cache.sides_map
-
-    def front_xy(self, seat: int) -> list[tuple[int, int, int, int]]:
-        """``front`` as (x, y, occupied, walled), in the same order."""
-        cache = self.seat_cache(seat)
-        if cache.frontier_xy is None:
-            if cache.frontier_map is None:
-                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
-            stride, offset = geo.STRIDE, geo.OFFSET
-            cache.frontier_xy = [(c // stride - offset, c % stride - offset) + entry
-                                 for c, entry in sorted(cache.frontier_map.items())]
-        return cache.frontier_xy
+        codes = cache.codes
+        geo.recode(alhambra, codes, cache.front, c, old, new)
+        code = codes[c] & 0xFFF  # the neighbours; the tile's own walls go in bits 12-15
+        cut = cache.cut
+        if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
+            insort(cache.cells, c)
+            way = geo.passage_mask(code, TILE_WALLS[new])
+            cache.edges += geo.POPCOUNT[way]
+            if cut is not None and way and way & (way - 1) == 0:
+                # a new dead end: only the tile it hangs on becomes a cut tile
+                cut.add(c + geo.PASS_STEPS[way][0])
+            else:
+                cache.cut = None
+        elif new is None:  # a removable tile went: the others stay reachable
+            cache.cells.remove(c)
+            cache.edges -= geo.POPCOUNT[geo.passage_mask(code, TILE_WALLS[old])]
+            cache.cut = None
+        else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
+            was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
+            if was != now:
+                cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
+                cache.cut = None
+                cache.connected = False
+        cache.front_list = cache.removable = cache.swap_cells = cache.redesign = cache.longest_wall = None
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
+        codes = self.seat_cache(seat).codes
+        return [(e, codes[e] & 15, codes[e] >> 8) for e, _fit in self.front_list(seat)]
+
+    def front_list(self, seat: int) -> list[tuple[int, int]]:
+        """The sorted frontier (cell, wall masks that fit there) of a seat's Alhambra."""
         cache = self.seat_cache(seat)
-        if cache.frontier is None:
-            if cache.frontier_map is None:
-                cache.frontier_map = geo.frontier_map(self.alhambras[seat])
-            cache.frontier = sorted((e, occ, req) for e, (occ, req) in cache.frontier_map.items())
-        return cache.frontier
+        if cache.front_list is None:
+            cache.front_list = sorted(cache.front.items())
+        return cache.front_list
 
 
 def _tiles_out(alhambra: dict[int, int]) -> list[dict[str, int]]:
@@ -163,6 +176,7 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
+        s.purses = [None] * n  # per seat: (the hand, its _purse) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
         rng.shuffle(s.bag)
@@ -215,6 +229,7 @@ class Alhambra(Game):
         s.game_end, s.ended_by = state.game_end, state.ended_by
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
+        s.purses = [None] * state.n
         s.listed = None
         return s
 
@@ -229,67 +244,92 @@ class Alhambra(Game):
 
     # ----------------------------------------------------------------------------- legal actions
     def legal_actions(self, state: AlhambraState, seat: int) -> list[Action]:
-        if seat != self.to_move(state):
+        s = state
+        phase = s.phase
+        if phase is ACTION:  # §4.1 step 2: take money, buy, redesign (or pass)
+            if seat != s.active:
+                return []
+            market = s.money_market
+            acts: list[Action] = _take_actions(market) if market else []
+            hand = s.hands[seat]
+            if hand:
+                kept = s.purses[seat]
+                if kept is not None and kept[0] == hand:
+                    purse = kept[1]
+                else:
+                    purse = _purse(hand)
+                    s.purses[seat] = (hand[:], purse)
+                every = s.all_payments
+                for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
+                    if tile is not None and values:
+                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                        if buys is None:
+                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                        if buys:
+                            acts += buys
+            reserve = s.reserves[seat]
+            if reserve or len(s.alhambras[seat]) > 1:
+                cache = s.cache[seat]
+                if cache is None:
+                    cache = s.seat_cache(seat)
+                redesign = cache.redesign
+                if redesign is None or cache.redesign_reserve != reserve:
+                    redesign = self._redesign_actions(s, seat, cache, reserve)
+                acts += redesign
+            if not market:
+                acts.append(PASS)  # §4.5 [HOUSE]: only when there is no money to take
+        elif phase is PLACEMENT:
+            if seat != s.active:
+                return []
+            acts = self._place_actions(s, seat, s.held, s.n == 2)
+        elif phase is FINAL_PLACEMENT:
+            if seat != s.awards[0][0]:
+                return []
+            acts = self._place_actions(s, seat, s.awards[0][1], False)
+        else:
             return []
-        acts = self._legal(state, seat)
         # apply() accepts these very objects without checking them again (until the state changes)
-        state.listed = (seat, acts)
+        s.listed = (seat, acts)
         return acts
 
-    def _legal(self, s: AlhambraState, seat: int) -> list[Action]:
-        phase = s.phase
-        if phase is PLACEMENT:
-            return self._place_actions(s, seat, s.held, s.n == 2)
-        if phase is FINAL_PLACEMENT:
-            return self._place_actions(s, seat, s.awards[0][1], False)
-        acts: list[Action] = self.take_money_actions(s.money_market) if s.money_market else []
-        hand = s.hands[seat]
-        if hand:
-            by_currency: list[list[int]] = [[], [], [], []]
-            for c in reversed(hand):  # the hand is sorted by id: values come out descending
-                by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
-            every = s.all_payments
-            slot = 0
-            for tile in s.market:
-                slot += 1
-                if tile is None:
-                    continue
-                values = by_currency[SLOT_CURRENCY[slot]]
-                if not values:
-                    continue
-                price = TILE_PRICE[tile]
-                if sum(values) < price:
-                    continue
-                for pay in _payment_sets(values, price, every):
-                    acts.append({"type": "buy", "slot": slot, "pay": list(pay)})
-        reserve = s.reserves[seat]
-        if reserve:
-            distinct = _distinct(reserve)
-            front = s.front_xy(seat)
-            for tile in distinct:
-                walls = TILE_WALLS[tile]
-                for x, y, occ, req in front:
-                    if (walls & occ) == req and occ & ~walls:
-                        acts.append({"type": "redesign_place", "tile": tile, "x": x, "y": y})
+    def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
+        """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
+        acts: list[Action] = []
+        add = acts.append
         alhambra = s.alhambras[seat]
+        distinct = []  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
+        if reserve:
+            seen = set()
+            kinds = _TILE_KIND
+            for t in reserve:  # the reserve is kept sorted
+                if kinds[t] not in seen:
+                    seen.add(kinds[t])
+                    distinct.append(t)
+        if distinct:
+            front = cache.front_list
+            if front is None:
+                front = s.front_list(seat)
+            for tile in distinct:
+                bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+                placed = _REDESIGN_PLACE[tile]
+                for c, fit in front:
+                    if fit & bit:
+                        add(placed[c])
         if len(alhambra) > 1:
-            cache = s.seat_cache(seat)
-            for tile in self._removable_tiles(s, seat):
-                acts.append({"type": "redesign_remove", "tile": tile})
-            if reserve:
+            if cache.removable is None:
+                self._removal_facts(s, seat, cache)
+            for t in cache.removable:
+                add(_REMOVE[t])
+            if distinct:
                 cells = cache.swap_cells
-                if cells is None:
-                    sides = s.sides(seat)
-                    cells = cache.swap_cells = [
-                        (alhambra[c],) + sides[c] for c in sorted(sides) if c != geo.ORIGIN
-                    ]
                 for tile in distinct:
-                    walls = TILE_WALLS[tile]
-                    for there, occ, req in cells:
-                        if (walls & occ) == req:
-                            acts.append({"type": "redesign_swap", "tile": tile, "replaces": there})
-        if not s.money_market:
-            acts.append(PASS.copy())  # §4.5 [HOUSE]: only when there is no money to take
+                    bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+                    row = _SWAP[tile]
+                    for there, fit in cells:
+                        if fit & bit:
+                            add(row[there])
+        cache.redesign = acts
+        cache.redesign_reserve = reserve[:]
         return acts
 
     @staticmethod
@@ -298,36 +338,36 @@ class Alhambra(Game):
 
         ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
         """
-        takes = _TAKES_MEMO.get(tuple(money_market))
-        if takes is None:
-            takes = [[money_market[i] for i in pick] for pick in _picks(money_market)]
-            if len(_TAKES_MEMO) > 5_000:  # the same market is asked again within a turn or two
-                _TAKES_MEMO.clear()
-            _TAKES_MEMO[tuple(money_market)] = takes
-        return [{"type": "take_money", "cards": list(cards)} for cards in takes]
+        return _take_actions(money_market)
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        front = s.front_xy(seat)
+        front = s.front_list(seat)
         acts: list[Action] = []
+        add = acts.append
         for tile in tiles:
-            walls = TILE_WALLS[tile]
-            for x, y, occ, req in front:
-                if (walls & occ) == req and occ & ~walls:
-                    acts.append({"type": "place", "tile": tile, "to": "alhambra", "x": x, "y": y})
-            acts.append({"type": "place", "tile": tile, "to": "reserve"})
+            bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+            placed = _PLACE[tile]
+            for c, fit in front:
+                if fit & bit:
+                    add(placed[c])
+            acts.append(_TO_RESERVE[tile])
             if dirk:
-                acts.append({"type": "place", "tile": tile, "to": "dirk"})
+                acts.append(_TO_DIRK[tile])
         return acts
 
     # ------------------------------------------------------------------------------------ apply
     def apply(self, state: AlhambraState, seat: int, action: Action) -> list[Event]:
         s = state
-        if s.phase is OVER:
+        phase = s.phase
+        if phase is OVER:
             raise IllegalAction("§5.3 end of game", "the game is over")
-        if seat != self.to_move(s):
+        if seat != (s.awards[0][0] if phase is FINAL_PLACEMENT else s.active):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
         listed, s.listed = s.listed, None
-        if listed is None or listed[0] != seat or not any(a is action for a in listed[1]):
+        for a in listed[1] if listed is not None and listed[0] == seat else ():
+            if a is action:
+                break
+        else:
             if not self._is_legal(s, seat, action):
                 raise self._refusal(s, seat, action)
         kind = action["type"]
@@ -446,17 +486,20 @@ class Alhambra(Game):
             reserve.remove(tile)
             c = geo.cell(action["x"], action["y"])
             alhambra[c] = tile
+            s.changed(seat, c, None, tile)
         elif kind == "redesign_remove":
             c = _cell_of(alhambra, tile)
             del alhambra[c]
             reserve.append(tile)
+            s.changed(seat, c, tile, None)
         else:
-            c = _cell_of(alhambra, action["replaces"])
+            old = action["replaces"]
+            c = _cell_of(alhambra, old)
             reserve.remove(tile)
-            reserve.append(action["replaces"])
+            reserve.append(old)
             alhambra[c] = tile
+            s.changed(seat, c, old, tile)
         reserve.sort()
-        s.changed(seat, c, added=kind == "redesign_place")
         event = dict(action)
         event["seat"] = seat
         return self._end_action(s, [event])
@@ -467,7 +510,7 @@ class Alhambra(Game):
         if to == "alhambra":
             c = geo.cell(action["x"], action["y"])
             s.alhambras[seat][c] = tile
-            s.changed(seat, c, added=True)
+            s.changed(seat, c, None, tile)
         elif to == "reserve":
             s.reserves[seat].append(tile)
             s.reserves[seat].sort()
@@ -514,7 +557,7 @@ class Alhambra(Game):
         market = s.money_market
         drawn = []
         while len(market) < MARKET_MONEY:
-            card = self._draw_money(s, events)
+            card = s.deck.pop(0) if s.deck else self._draw_money(s, events)
             if card is None:
                 break
             if card >= SCORING_A:
@@ -526,13 +569,14 @@ class Alhambra(Game):
             drawn.append(card)
         market.sort()
         filled = {}
-        for i in range(4):
-            if s.market[i] is None:
-                if s.bag:
-                    s.market[i] = s.bag.pop(0)
-                    filled[str(i + 1)] = s.market[i]
-                else:
-                    s.game_end = True
+        if None in s.market:
+            for i in range(4):
+                if s.market[i] is None:
+                    if s.bag:
+                        s.market[i] = s.bag.pop(0)
+                        filled[str(i + 1)] = s.market[i]
+                    else:
+                        s.game_end = True
         events.append({"type": "refill", "money": drawn, "buildings": filled})
         if s.pending:
             for r in sorted(s.pending):
@@ -600,16 +644,34 @@ class Alhambra(Game):
         """Buildings per type id (index 0 unused) in an Alhambra."""
         return _counts_of(alhambra.values())
 
-    @staticmethod
-    def _removable_tiles(s: AlhambraState, seat: int) -> list[int]:
+    def _removable_tiles(self, s: AlhambraState, seat: int) -> list[int]:
+        """The tiles of a seat's Alhambra that may go to its reserve, in cell order."""
         cache = s.seat_cache(seat)
         if cache.removable is None:
-            alhambra = s.alhambras[seat]
-            smap = s.sides(seat)
-            if cache.cut is None:
-                cache.cut = geo.cut_cells(alhambra, smap)
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra, smap, cache.cut)]
+            self._removal_facts(s, seat, cache)
         return cache.removable
+
+    @staticmethod
+    def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
+        """Fill ``cache.removable`` (R1, R2) and ``cache.swap_cells``."""
+        alhambra = s.alhambras[seat]
+        codes = cache.codes
+        cells = cache.cells
+        tiles = list(map(alhambra.__getitem__, cells))
+        tile_codes = list(map(codes.__getitem__, cells))
+        cache.swap_cells = list(zip(tiles, map(geo.SWAP_FITS.__getitem__, tile_codes)))
+        if cache.connected and cache.edges == len(cells):
+            # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
+            cache.removable = list(compress(tiles, map(geo.LEAF.__getitem__, tile_codes)))
+            return
+        if cache.cut is None:
+            cache.cut = geo.cut_cells(alhambra, codes)
+            cache.connected = cache.cut is not None
+        cut = cache.cut
+        if cut is None:
+            cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
+        else:
+            cache.removable = [t for c, t, code in zip(cells, tiles, tile_codes) if c not in cut and code & 15 != 15]
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
@@ -755,17 +817,110 @@ def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- helpers
-_TAKE_MEMO: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-_TAKES_MEMO: dict[tuple[int, ...], list[list[int]]] = {}  # money market -> the cards of each take
+# The shared action dicts of the legal lists (see the module docstring).
+_REMOVE: tuple[Action, ...] = tuple({"type": "redesign_remove", "tile": t} for t in range(55))
+_SWAP: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"type": "redesign_swap", "tile": t, "replaces": r} for r in range(55)) for t in range(55))
+_TO_RESERVE: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "reserve"} for t in range(55))
+_TO_DIRK: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "dirk"} for t in range(55))
+
+
+class _CellActions(dict):
+    """cell -> the action putting one tile on that cell (a template plus x, y), built on first use."""
+
+    __slots__ = ("template",)
+
+    def __init__(self, template: Action) -> None:
+        super().__init__()
+        self.template = template
+
+    def __missing__(self, c: int) -> Action:
+        x, y = geo.xy(c)
+        act = self[c] = {**self.template, "x": x, "y": y}
+        return act
+
+
+# tile -> cell -> the action
+_REDESIGN_PLACE: tuple[_CellActions, ...] = tuple(
+    _CellActions({"type": "redesign_place", "tile": t}) for t in range(55))
+_PLACE: tuple[_CellActions, ...] = tuple(
+    _CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
+
+_TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
+_CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
+_TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
+_TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
+_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # money card -> (currency, value) class
+# the market's classes -> (the positions taken alone, None for all; the picks of 2+ cards)
+_TAKE_RECIPES: dict[tuple[int, ...], tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
+
+
+def _take_actions(money_market: list[int]) -> list[Action]:
+    """``take_money_actions`` (a new list of the shared action dicts)."""
+    classes = tuple(map(_CLASS.__getitem__, money_market))
+    recipe = _TAKE_RECIPES.get(classes)
+    if recipe is None:
+        picks = _picks(money_market)
+        singles = tuple(p[0] for p in picks if len(p) == 1)
+        recipe = (None if len(singles) == len(classes) else singles, tuple(p for p in picks if len(p) > 1))
+        if len(_TAKE_RECIPES) > 200_000:
+            _TAKE_RECIPES.clear()
+        _TAKE_RECIPES[classes] = recipe
+    singles, several = recipe
+    if singles is None:  # no two equal cards: each card alone, in market order
+        takes = list(map(_TAKE_ONE.__getitem__, money_market))
+    else:
+        takes = [_TAKE_ONE[money_market[i]] for i in singles]
+    for pick in several:
+        cards = tuple([money_market[i] for i in pick])
+        act = _TAKE_SOME.get(cards)
+        if act is None:
+            act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
+        takes.append(act)
+    return takes
+
+
+def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) -> list[Action]:
+    """The buy actions of a tile costing ``price`` on ``slot`` for the values (descending) of its
+    currency in hand, memoized under ``(slot, values, price, every)``."""
+    acts = [] if sum(values) < price else [
+        {"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(list(values), price, every)]
+    if len(_BUY_MEMO) > 200_000:
+        _BUY_MEMO.clear()
+    _BUY_MEMO[(slot, values, price, every)] = acts
+    return acts
+
+
+def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
+    """The card values of a sorted hand in the currency of each market slot, descending."""
+    by_currency: list[list[int]] = [[], [], [], []]
+    for c in reversed(hand):  # the hand is sorted by id: values come out descending
+        by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+    a, b, c, d = _SLOT_CURRENCIES
+    return tuple(by_currency[a]), tuple(by_currency[b]), tuple(by_currency[c]), tuple(by_currency[d])
+
+
+_SLOT_CURRENCIES = tuple(SLOT_CURRENCY[slot] for slot in MARKET_SLOTS)  # the currency of each slot, in order
 
 
 def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
-    """Memoized ``_take_picks`` for a sorted money market."""
-    key = tuple(c // 3 for c in money_market)  # (currency, value) classes, in id order
+    """Memoized ``_take_picks`` for a sorted money market.
+
+    The picks depend only on the values (5 and up never join another card) and on which neighbours
+    are equal cards, so that is the memo's key: a few hundred keys instead of every market.
+    """
+    key = 0
+    prev = -1
+    capped = _CAPPED_VALUE
+    for c in money_market:
+        k = c // 3
+        key = key << 4 | capped[c] << 1 | (k == prev)
+        prev = k
     picks = _TAKE_MEMO.get(key)
     if picks is None:
-        picks = _take_picks(key)
+        picks = _take_picks(tuple([c // 3 for c in money_market]))
         if len(_TAKE_MEMO) > 200_000:
             _TAKE_MEMO.clear()
         _TAKE_MEMO[key] = picks
@@ -773,24 +928,30 @@ def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
 
 
 def _take_picks(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes."""
-    singles: dict[int, int] = {}
-    for i, k in enumerate(classes):
-        singles.setdefault(k, i)
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}
-    small = [i for i, k in enumerate(classes) if k % 9 + 1 < TAKE_MONEY_LIMIT]  # value <= 4
-    m = len(small)
-    for mask in range(3, 1 << m):
-        if mask & (mask - 1) == 0:
-            continue  # single cards are listed above
-        pick = tuple(small[j] for j in range(m) if mask >> j & 1)
-        if sum(classes[i] % 9 + 1 for i in pick) > TAKE_MONEY_LIMIT:
-            continue
-        key = tuple(classes[i] for i in pick)
-        old = found.get(key)
-        if old is None or pick < old:
-            found[key] = pick
-    return [(i,) for i in sorted(singles.values())] + sorted(found.values(), key=lambda p: (len(p), p))
+    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes.
+
+    Equal classes sit side by side; of the picks naming the same classes the listed one takes the
+    first positions of each run (the smallest tuple), and the list runs singles, then by (size, pick).
+    """
+    values = [k % 9 + 1 for k in classes]
+    out = [(i,) for i in range(len(classes)) if i == 0 or classes[i] != classes[i - 1]]
+    for pick in _subsets(len(classes)):
+        if sum(values[i] for i in pick) <= TAKE_MONEY_LIMIT and all(
+                i == 0 or classes[i] != classes[i - 1] or i - 1 in pick for i in pick):
+            out.append(pick)
+    return out
+
+
+_SUBSETS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _subsets(m: int) -> list[tuple[int, ...]]:
+    """The subsets of range(m) with 2+ elements, as ascending tuples ordered by (size, tuple)."""
+    found = _SUBSETS.get(m)
+    if found is None:
+        found = _SUBSETS[m] = sorted((tuple(j for j in range(m) if mask >> j & 1) for mask in range(1 << m)
+                                      if mask & (mask - 1)), key=lambda p: (len(p), p))
+    return found
 
 
 def payments(values: list[int], price: int, every: bool = False) -> list[list[int]]:
@@ -872,16 +1033,7 @@ def _counts_of(tiles) -> list[int]:
     return counts
 
 
-def _distinct(reserve: list[int]) -> list[int]:
-    """Reserve tiles, keeping only the lowest id of each (type, walls): the others are interchangeable."""
-    seen = set()
-    out = []
-    for t in reserve:  # the reserve is kept sorted
-        key = (TILE_TYPE[t], TILE_WALLS[t])
-        if key not in seen:
-            seen.add(key)
-            out.append(t)
-    return out
+_TILE_KIND: tuple[int, ...] = tuple(16 * TILE_TYPE[t] + TILE_WALLS[t] for t in range(55))  # (type, walls) as one int
 
 
 def _cell_of(alhambra: dict[int, int], tile: int) -> int:

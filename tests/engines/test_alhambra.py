@@ -538,9 +538,11 @@ def test_apply_check_agrees_with_the_legal_list():
             legal = GAME.legal_actions(s, seat)
             for a in legal:
                 assert GAME._is_legal(s, seat, a)
-            for i in range(s.n):  # the incrementally kept frontier equals a fresh one
-                if s.cache[i] is not None and s.cache[i].frontier_map is not None:
+            for i in range(s.n):  # the incrementally kept frontier and removable tiles equal fresh ones
+                if s.cache[i] is not None:
                     assert s.front(i) == geo.frontier(s.alhambras[i])
+                    tiles = s.alhambras[i]
+                    assert GAME._removable_tiles(s, i) == [tiles[c] for c in geo.removable(tiles)]
             for a in rng.sample(legal, min(4, len(legal))):
                 for key, delta in (("x", 1), ("y", -1), ("tile", 1), ("slot", 1), ("replaces", 1)):
                     if key in a:
