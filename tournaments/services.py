@@ -7,6 +7,7 @@ import socket
 import traceback
 import uuid
 from datetime import timedelta
+from functools import cache
 from typing import Any, Callable, Sequence
 
 from django.conf import settings
@@ -374,17 +375,14 @@ def claim_match(match_id: int, worker: str = "") -> str | None:
 
     The lease is short (MATCH_LEASE_SECONDS); run_match renews it while the match plays."""
     token, claim = _claim_statement(match_id, worker)
-    return token if run_statements([claim])[0].rowcount else None
+    return token if run_statements([claim], flush=False)[0].rowcount else None
 
 
 def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchSeat]] | None:
     """Claim a match and read it with its tournament and its seats' versions, in one round trip
     (PostgreSQL); None if it was not ours to claim."""
     token, claim = _claim_statement(match_id, worker)
-    claimed, loaded = run_statements([claim, (_LOAD_SQL.format(match=table(Match), tournament=table(Tournament),
-                                                              seat=table(MatchSeat), version=table(BotVersion),
-                                                              bot=table(BotRow), user=table(get_user_model())),
-                                              [match_id])])
+    claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
     if not claimed.rowcount:
         return None
     (game, seed, options, purpose, tournament_id, rated, fmt, *_), = loaded.rows[:1]
@@ -400,13 +398,15 @@ def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchS
     return token, match, seats
 
 
-# The match, its tournament and its seats' versions, bots and owners (what the worker needs to play it).
-_LOAD_SQL = (
-    "SELECT m.game, m.seed, m.options, m.purpose, m.tournament_id, t.rated, t.format, s.id, s.seat, v.id, v.kind, "
-    "v.builtin_name, v.package, v.number, b.name, u.username FROM {match} m "
-    "LEFT JOIN {tournament} t ON t.id = m.tournament_id LEFT JOIN {seat} s ON s.match_id = m.id "
-    "LEFT JOIN {version} v ON v.id = s.bot_version_id LEFT JOIN {bot} b ON b.id = v.bot_id "
-    "LEFT JOIN {user} u ON u.id = b.owner_id WHERE m.id = %s ORDER BY s.seat")
+@cache
+def _load_sql(vendor: str) -> str:
+    """The match, its tournament and its seats' versions, bots and owners (what the worker needs to play it)."""
+    return (
+        "SELECT m.game, m.seed, m.options, m.purpose, m.tournament_id, t.rated, t.format, s.id, s.seat, v.id, "
+        f"v.kind, v.builtin_name, v.package, v.number, b.name, u.username FROM {table(Match)} m "
+        f"LEFT JOIN {table(Tournament)} t ON t.id = m.tournament_id LEFT JOIN {table(MatchSeat)} s ON s.match_id = m.id "
+        f"LEFT JOIN {table(BotVersion)} v ON v.id = s.bot_version_id LEFT JOIN {table(BotRow)} b ON b.id = v.bot_id "
+        f"LEFT JOIN {table(get_user_model())} u ON u.id = b.owner_id WHERE m.id = %s ORDER BY s.seat")
 
 
 def build_bot(version: BotVersion, game: str, seed: int) -> Bot:
@@ -534,7 +534,7 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
     if ruleset:
         statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
     with transaction.atomic():
-        results = run_statements(statements)
+        results = run_statements(statements, flush=False)
         if not results[0].rowcount:
             return "lease lost"  # another worker took the match over; its result counts (nothing was written)
         if ruleset:
