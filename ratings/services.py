@@ -85,11 +85,12 @@ def rate_match(match, ruleset: str) -> bool:
         raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
     # Marking it rated is the exactly-once check itself: only one transaction changes the row. The match row
     # first, then the game's lock, as the match pipeline (tournaments.services) takes them.
-    if not type(match).objects.filter(pk=match.pk, rated=False).update(rated=True, ruleset=ruleset):
+    marked, = run_statements([(f"UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s",
+                               [True, ruleset, match.pk, False])])
+    if not marked.rowcount:
         return False
-    seats_table = table(match.seats.model)
     turn, number, seats = run_statements(rating_turn(match.game) + [
-        (f"SELECT bot_version_id, rank FROM {seats_table} WHERE match_id = %s ORDER BY seat", [match.pk])])
+        (f"SELECT bot_version_id, rank FROM {table(match.seats.model)} WHERE match_id = %s ORDER BY seat", [match.pk])])
     sequence = number.rows[0][0] if turn.rowcount else take_rating_turn(match.game)
     apply_rating(sequence, match.pk, match.game, ruleset, seats.rows)
     return True
