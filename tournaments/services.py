@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from arena.bulk import Statement, run_statements, table, update_rows
+from arena.bulk import Statement, run_statements, table, update_rows, writers_in_turn
 from bots.models import Bot as BotRow, BotVersion
 from engines.bots import Bot
 from engines.players import make_bot
@@ -382,7 +382,8 @@ def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchS
     """Claim a match and read it with its tournament and its seats' versions, in one round trip
     (PostgreSQL); None if it was not ours to claim."""
     token, claim = _claim_statement(match_id, worker)
-    claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
+    with writers_in_turn():
+        claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
     if not claimed.rowcount:
         return None
     (game, seed, options, purpose, tournament_id, rated, fmt, *_), = loaded.rows[:1]
@@ -533,7 +534,7 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
     turn_at = len(statements)
     if ruleset:
         statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
-    with transaction.atomic():
+    with writers_in_turn(), transaction.atomic():
         results = run_statements(statements, flush=False)
         if not results[0].rowcount:
             return "lease lost"  # another worker took the match over; its result counts (nothing was written)
