@@ -231,12 +231,13 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         "polling_interval": 0.2,
     }
 else:
-    # Longer than the longest match, so Redis does not hand a running match to a second worker.
-    # The reconciler re-rings a match whose message was lost within seconds, so a late redelivery
-    # after the visibility timeout only finds nothing to claim. Short socket timeouts and keepalives
-    # let a worker notice a vanished broker host (link cut, restart) and reconnect.
+    # No unacknowledged-message bookkeeping in Redis (two transactions per message): the database is the
+    # truth and the reconciler re-rings a match whose message was lost (a worker killed after taking it)
+    # within seconds, which Redis's redelivery after a visibility timeout would only duplicate. A worker
+    # that stops gracefully puts the messages it holds back. Short socket timeouts and keepalives let a
+    # worker notice a vanished broker host (link cut, restart) and reconnect.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", 3600)),
+        "ack_emulation": False,
         "socket_connect_timeout": 5, "socket_keepalive": True, "health_check_interval": 10,
     }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_QUEUE", "arena")
