@@ -124,7 +124,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several worker processes write at once: WAL lets readers go on, IMMEDIATE transactions take the
     # write lock up front (no deadlocking upgrade), and the busy timeout waits instead of failing.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Connections are kept (CONN_MAX_AGE above) as on PostgreSQL: opening one and setting it up costs a
+    # worker ~2 ms a match.
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
         "transaction_mode": "IMMEDIATE",
