@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import trueskill
-from django.db import connection, transaction
-from django.db.models import F
+
+from django.db import transaction
 from django.utils import timezone
 
-from arena.bulk import update_rows
-from ratings.brackets import rate_bracket
+from arena.bulk import Result, Statement, insert_rows, run_statements, table, update_rows
+from ratings.brackets import bracket_read, bracket_writes
 from ratings.models import GameLock, Rating, RatingChange
 
 # Games have ties (shared ranks), so the draw probability is not zero.
@@ -37,23 +37,27 @@ def lock_game(game: str) -> GameLock:
     return lock
 
 
+def rating_turn(game: str, condition: Statement | None = None) -> list[Statement]:
+    """The statements that lock the game's ratings for the rest of the current transaction and take the next
+    number in its rating order (if ``condition``, SQL with its parameters, holds): an ``UPDATE`` of the game's
+    lock row (the row lock and the increment at once), then the read of the number taken. PostgreSQL: the
+    row lock serializes the game's rating writers; SQLite: the IMMEDIATE transaction already holds the
+    database's write lock. The update changes no row if the game has no lock row yet (its first rated match:
+    ``take_rating_turn`` creates it)."""
+    cond, params = condition or ("", [])
+    return [(f"UPDATE {table(GameLock)} SET sequence = sequence + 1 WHERE game = %s" + (f" AND {cond}" if cond else ""),
+             [game, *params]),
+            (f"SELECT sequence FROM {table(GameLock)} WHERE game = %s", [game])]
+
+
 def take_rating_turn(game: str) -> int:
     """Lock the game's ratings for the rest of the current transaction and take the next number in its
-    rating order, in one statement (``UPDATE ... RETURNING`` on the game's lock row: the row lock and the
-    increment at once). PostgreSQL: the row lock serializes the game's rating writers; SQLite: the
-    IMMEDIATE transaction already holds the database's write lock. A caller that then rates nothing gives
-    the number back (or rolls its transaction back)."""
-    table = connection.ops.quote_name(GameLock._meta.db_table)
+    rating order (``rating_turn``), creating the game's lock row on its first rated match. A caller that
+    then rates nothing gives the number back (or rolls its transaction back)."""
     for _ in range(2):
-        if connection.features.can_return_columns_from_insert:  # RETURNING (PostgreSQL, SQLite >= 3.35)
-            with connection.cursor() as cursor:
-                cursor.execute(f"UPDATE {table} SET sequence = sequence + 1 WHERE game = %s RETURNING sequence", [game])
-                row = cursor.fetchone()
-        else:
-            row = (GameLock.objects.filter(game=game).update(sequence=F("sequence") + 1)
-                   and GameLock.objects.filter(game=game).values_list("sequence").first())
-        if row:
-            return row[0]
+        turn, number = run_statements(rating_turn(game))
+        if turn.rowcount:
+            return number.rows[0][0]
         GameLock.objects.get_or_create(game=game)  # the game's first rated match
     raise RuntimeError(f"no rating lock row for {game}")
 
@@ -73,17 +77,22 @@ def rate_match(match, ruleset: str) -> bool:
     the match is already rated.
 
     Must run inside the transaction that marks the match finished. Whether a match may be rated at all
-    (a rated tournament, a rated ruleset) is the caller's decision.
+    (a rated tournament, a rated ruleset) is the caller's decision. A fixed number of statements whatever
+    the history, in four round trips (PostgreSQL): marking the match rated, the game's lock and turn with
+    the seats, the ratings read, the writes.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
-    sequence = take_rating_turn(match.game)  # the game's lock first: one match at a time
-    # Marking it rated is the exactly-once check itself: only one transaction changes the row.
-    if not type(match).objects.filter(pk=match.pk, rated=False).update(rated=True, ruleset=ruleset):
-        GameLock.objects.filter(game=match.game).update(sequence=F("sequence") - 1)  # the turn goes back
+    # Marking it rated is the exactly-once check itself: only one transaction changes the row. The match row
+    # first, then the game's lock, as the match pipeline (tournaments.services) takes them.
+    marked, = run_statements([(f"UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s",
+                               [True, ruleset, match.pk, False])])
+    if not marked.rowcount:
         return False
-    seats = list(match.seats.order_by("seat").values_list("bot_version_id", "rank"))
-    apply_rating(sequence, match.pk, match.game, ruleset, seats)
+    turn, number, seats = run_statements(rating_turn(match.game) + [
+        (f"SELECT bot_version_id, rank FROM {table(match.seats.model)} WHERE match_id = %s ORDER BY seat", [match.pk])])
+    sequence = number.rows[0][0] if turn.rowcount else take_rating_turn(match.game)
+    apply_rating(sequence, match.pk, match.game, ruleset, seats.rows)
     return True
 
 
@@ -94,38 +103,50 @@ class SeatResult(NamedTuple):
     rank: int
 
 
-def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: list[tuple[int, int]]) -> None:
+def read_ratings(ruleset: str, version_ids: Sequence[int]) -> list[Statement]:
+    """The reads of these versions' overall ratings under ``ruleset`` and of their bracket's (the bracket of a
+    table of ``len(version_ids)`` seats), each row (id, bot_version_id, mu, sigma, games). Placed after the
+    game's lock (``rating_turn``): every writer of the game's ratings holds it, so the values are fresh."""
+    placeholders = ", ".join(["%s"] * len(version_ids))
+    statements = [(f"SELECT id, bot_version_id, mu, sigma, games FROM {table(Rating)} "
+                   f"WHERE ruleset = %s AND bot_version_id IN ({placeholders})", [ruleset, *version_ids])]
+    bracket = bracket_read(ruleset, len(version_ids), version_ids)
+    return statements + [bracket] if bracket else statements
+
+
+def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: Sequence[tuple[int, int]],
+                 read: Sequence[Result] | None = None) -> None:
     """The TrueSkill update of one match: ``seats`` are (bot version id, rank) in seat order.
 
     The caller holds the game's lock, took ``sequence`` (``take_rating_turn``) and marked the match rated
-    in this transaction (so it runs once per match). A fixed number of statements whatever the history:
-    the ratings read in one, the new ones created in one, the changes inserted in one, the ratings
-    updated in one; then the player-count bracket's ratings (ratings.brackets).
+    in this transaction (so it runs once per match). ``read``: the results of ``read_ratings`` if the caller
+    ran them after taking the lock (the match pipeline sends them with its store); else they are read here.
+    A fixed number of statements whatever the history: the ratings read (overall and bracket), then one
+    round trip of writes: the changes inserted, the ratings updated, the bracket's ratings inserted or
+    updated. A version's first rated match creates its rating first (one statement more).
     """
     env = environment()
-    versions = [version for version, _rank in seats]
-    # Fresh values under the lock: every writer of this game's ratings holds it.
-    known = {r.bot_version_id: r for r in Rating.objects.filter(bot_version_id__in=versions, ruleset=ruleset)}
-    missing = [Rating(bot_version_id=v, ruleset=ruleset, game=game, mu=env.mu, sigma=env.sigma)
-               for v in dict.fromkeys(versions) if v not in known]
-    if missing:
-        Rating.objects.bulk_create(missing)
-        if any(r.pk is None for r in missing):  # backends that do not return ids from bulk_create
-            missing = list(Rating.objects.filter(bot_version_id__in=[r.bot_version_id for r in missing],
-                                                 ruleset=ruleset))
-        known.update((r.bot_version_id, r) for r in missing)
-    ratings = [known[v] for v in versions]
-    ranks = [rank for _version, rank in seats]
-    new = env.rate([(env.create_rating(r.mu, r.sigma),) for r in ratings], ranks=ranks)
-    RatingChange.objects.bulk_create([
-        RatingChange(rating=rating, match_id=match_id, sequence=sequence, rank=rank,
-                     mu_before=rating.mu, sigma_before=rating.sigma, mu_after=after.mu, sigma_after=after.sigma)
-        for rating, rank, (after,) in zip(ratings, ranks, new)
-    ])
+    seats = [SeatResult(version, rank) for version, rank in seats]
+    versions = [s.bot_version_id for s in seats]
+    results = list(read) if read is not None else run_statements(read_ratings(ruleset, versions))
+    known = {row[1]: row for row in results[0].rows}  # bot_version_id -> (id, version, mu, sigma, games)
+    missing = [v for v in dict.fromkeys(versions) if v not in known]
     now = timezone.now()
-    for rating, (after,) in zip(ratings, new):
-        rating.mu, rating.sigma, rating.games, rating.updated_at = after.mu, after.sigma, rating.games + 1, now
-    update_rows(Rating, "id", {r.pk: {"mu": r.mu, "sigma": r.sigma, "updated_at": now} for r in ratings},
-                increment=("games",))
+    if missing:  # their first rated match under this ruleset
+        fresh = [{"bot_version_id": v, "ruleset": ruleset, "game": game, "mu": env.mu, "sigma": env.sigma,
+                  "games": 0, "updated_at": now} for v in missing]
+        created, = run_statements([insert_rows(Rating, fresh)] + [read_ratings(ruleset, missing)[0]])[1:]
+        known.update((row[1], row) for row in created.rows)
+    ratings = [known[v] for v in versions]
+    new = env.rate([(env.create_rating(mu, sigma),) for _pk, _v, mu, sigma, _games in ratings],
+                   ranks=[s.rank for s in seats])
+    writes = [insert_rows(RatingChange, [
+        {"rating_id": pk, "match_id": match_id, "sequence": sequence, "rank": seat.rank, "mu_before": mu,
+         "sigma_before": sigma, "mu_after": after.mu, "sigma_after": after.sigma, "created_at": now}
+        for (pk, _v, mu, sigma, _games), seat, (after,) in zip(ratings, seats, new)])]
+    # A version seated twice: its last seat's values, one more game (one row per rating).
+    writes.append(update_rows(Rating, "id", {pk: {"mu": after.mu, "sigma": after.sigma, "updated_at": now}
+                                             for (pk, *_), (after,) in zip(ratings, new)}, increment=("games",)))
     # The leaderboard of its player count (2, 3-4, 5-6).
-    rate_bracket(game, ruleset, [SeatResult(version, rank) for version, rank in seats], env)
+    writes += bracket_writes(game, ruleset, seats, results[1].rows if len(results) > 1 else [], env, now)
+    run_statements(writes)

@@ -13,11 +13,13 @@ import logging
 import threading
 import time
 from datetime import timedelta
+from functools import cache
 from typing import Callable, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models.functions import Now
+from django.db.models.sql import Query
 
 from tournaments.doorbell import ring_matches
 from tournaments.models import Match
@@ -45,6 +47,22 @@ class LeaseLost(Exception):
 def lease_until() -> Now:
     """The database expression for "a lease from now"."""
     return Now() + timedelta(seconds=settings.ARENA["MATCH_LEASE_SECONDS"])
+
+
+@cache
+def _lease_sql(seconds: int) -> tuple[str, list, str, list]:
+    """The SQL of "now" and of "a lease from now" on the database's clock (compiled from ``Now()`` and
+    ``lease_until()`` once per process and lease length, for the match pipeline's fixed statements)."""
+    query = Query(Match)
+    compiler = query.get_compiler(connection=connection)
+    now_sql, now_params = compiler.compile(Now().resolve_expression(query))
+    until_sql, until_params = compiler.compile((Now() + timedelta(seconds=seconds)).resolve_expression(query))
+    return now_sql, list(now_params), until_sql, list(until_params)
+
+
+def lease_sql() -> tuple[str, list, str, list]:
+    """(SQL, parameters) of the database's "now", then of "a lease from now" (``lease_until`` as SQL)."""
+    return _lease_sql(settings.ARENA["MATCH_LEASE_SECONDS"])
 
 
 def request_stop() -> None:

@@ -7,16 +7,18 @@ import socket
 import traceback
 import uuid
 from datetime import timedelta
+from functools import cache
 from typing import Any, Callable, Sequence
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from arena.bulk import update_rows
-from bots.models import BotVersion
+from arena.bulk import Statement, run_statements, table, update_rows, writers_in_turn
+from bots.models import Bot as BotRow, BotVersion
 from engines.bots import Bot
 from engines.players import make_bot
 from engines.core import BadOptions
@@ -24,7 +26,7 @@ from engines.games import available_games, get_game
 from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import apply_rating, take_rating_turn
+from ratings.services import apply_rating, rating_turn, read_ratings, take_rating_turn
 from tournaments import doorbell, formats, leases
 from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
@@ -194,8 +196,9 @@ def advance_after_match(match: Match) -> None:
     tournament = match.tournament
     if tournament is None:
         return
-    if tournament.format != Tournament.Format.LADDER and Match.objects.filter(
-            tournament_id=tournament.pk, status__in=OPEN).exists():
+    if tournament.format != Tournament.Format.LADDER and run_statements([(
+            f"SELECT 1 FROM {table(Match)} WHERE tournament_id = %s AND status IN (%s, %s) LIMIT 1",
+            [tournament.pk, *OPEN])])[0].rows:
         return
     advance_tournament(tournament.pk)
 
@@ -349,18 +352,62 @@ def enqueue_matches(match_ids: Sequence[int]) -> None:
     doorbell.ring_matches(match_ids)
 
 
+def _claim_statement(match_id: int, worker: str) -> tuple[str, Statement]:
+    """A fresh lease token and the conditional update that takes a queued match (or one whose lease expired)
+    with it."""
+    token = str(uuid.uuid4())
+    now_sql, now_params, until_sql, until_params = leases.lease_sql()
+    running = Match.Status.RUNNING
+    return token, (
+        f"UPDATE {table(Match)} SET status = %s, lease_token = %s, lease_until = {until_sql}, "
+        f"attempts = attempts + 1, started_at = %s, worker = %s "
+        f"WHERE id = %s AND (status = %s OR (status = %s AND lease_until < {now_sql}))",
+        [running, token, *until_params, _datetime(timezone.now()), worker[:200], match_id, Match.Status.QUEUED,
+         running, *now_params])
+
+
+def _datetime(value):
+    return Match._meta.get_field("finished_at").get_db_prep_value(value, connection)
+
+
 def claim_match(match_id: int, worker: str = "") -> str | None:
     """Take a queued match (or one whose lease expired) for this worker; the lease token, or None.
 
     The lease is short (MATCH_LEASE_SECONDS); run_match renews it while the match plays."""
-    token = str(uuid.uuid4())
-    claimed = (
-        Match.objects.filter(pk=match_id)
-        .filter(Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_until__lt=Now()))
-        .update(status=Match.Status.RUNNING, lease_token=token, lease_until=leases.lease_until(),
-                attempts=F("attempts") + 1, started_at=timezone.now(), worker=worker[:200])
-    )
-    return token if claimed else None
+    token, claim = _claim_statement(match_id, worker)
+    return token if run_statements([claim], flush=False)[0].rowcount else None
+
+
+def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchSeat]] | None:
+    """Claim a match and read it with its tournament and its seats' versions, in one round trip
+    (PostgreSQL); None if it was not ours to claim."""
+    token, claim = _claim_statement(match_id, worker)
+    with writers_in_turn():
+        claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
+    if not claimed.rowcount:
+        return None
+    (game, seed, options, purpose, tournament_id, rated, fmt, *_), = loaded.rows[:1]
+    match = Match(id=match_id, game=game, seed=seed, purpose=purpose, tournament_id=tournament_id,
+                  options=Match._meta.get_field("options").from_db_value(options, None, connection),
+                  status=Match.Status.RUNNING, lease_token=token)
+    if tournament_id is not None:  # what the pipeline reads of it: rated, and how it advances
+        match.tournament = Tournament(id=tournament_id, game=game, rated=rated, format=fmt)
+    seats = [MatchSeat(id=pk, match=match, seat=seat, bot_version=BotVersion(
+                 id=version, kind=kind, builtin_name=builtin, package=package, number=number,
+                 bot=BotRow(name=name, owner=get_user_model()(username=owner))))
+             for *_, pk, seat, version, kind, builtin, package, number, name, owner in loaded.rows if pk is not None]
+    return token, match, seats
+
+
+@cache
+def _load_sql(vendor: str) -> str:
+    """The match, its tournament and its seats' versions, bots and owners (what the worker needs to play it)."""
+    return (
+        "SELECT m.game, m.seed, m.options, m.purpose, m.tournament_id, t.rated, t.format, s.id, s.seat, v.id, "
+        f"v.kind, v.builtin_name, v.package, v.number, b.name, u.username FROM {table(Match)} m "
+        f"LEFT JOIN {table(Tournament)} t ON t.id = m.tournament_id LEFT JOIN {table(MatchSeat)} s ON s.match_id = m.id "
+        f"LEFT JOIN {table(BotVersion)} v ON v.id = s.bot_version_id LEFT JOIN {table(BotRow)} b ON b.id = v.bot_id "
+        f"LEFT JOIN {table(get_user_model())} u ON u.id = b.owner_id WHERE m.id = %s ORDER BY s.seat")
 
 
 def build_bot(version: BotVersion, game: str, seed: int) -> Bot:
@@ -375,16 +422,11 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     """Claim, play, store and rate one match. Safe to call any number of times for the same id:
     only the claim holder stores a result, and a match is rated once. Returns what happened."""
     worker = worker or socket.gethostname()
-    token = claim_match(match_id, worker)
-    if token is None:
+    claimed = _claim_and_load(match_id, worker)
+    if claimed is None:
         return "not claimed"
+    token, match, seats = claimed
     with leases.LeaseKeeper(match_id, token) as keeper:
-        # The match, its tournament and its seats' versions in one read.
-        seats = list(MatchSeat.objects.filter(match_id=match_id).select_related(
-            "match__tournament", "bot_version__bot__owner").order_by("seat"))
-        match = seats[0].match if seats else Match.objects.select_related("tournament").get(pk=match_id)
-        for seat in seats:
-            seat.match = match
         bots: list[Bot] = []
         try:
             for s in seats:
@@ -447,45 +489,61 @@ def save_match_log(match_id: int, log_data: dict) -> None:
 
 def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
            blob: bytes | None = None) -> str:
-    """One transaction, a fixed number of statements (tests/platform/test_pipeline.py counts them): the
-    conditional store (which also marks the match rated: exactly once), the log, the seats in one
-    update, then (rated only) the game's lock and rating turn and the rating update (apply_rating).
+    """One transaction, a fixed number of statements in three round trips (PostgreSQL; tests/platform/
+    test_pipeline.py counts them): the conditional store (which also marks the match rated: exactly once),
+    the log, the seats in one update, then (rated only) the game's lock and rating turn and the ratings'
+    read; then the rating writes (apply_rating); then the commit.
 
-    The game's lock is taken last and held to the commit, so it covers the rating writes only, and the
-    order in which matches take it is the order in which they commit (finish) and are rated."""
+    The store swaps the lease token for a token of this attempt, and every later write is conditional on
+    it: so they are written only if the store was (a retry after a lost reply finds nothing to do). The
+    game's lock is taken last and held to the commit, so it covers the rating writes only, and the order
+    in which matches take it is the order in which they commit (finish) and are rated."""
     if seats is None:
         seats = list(match.seats.order_by("seat"))
     ruleset = rated_ruleset(match, len(seats))
     outcome = log_data["outcome"]
     forfeits = {int(k) for k in log_data.get("forfeits", {})}
     stderr = log_data.get("stderr", {})
+    values, fault_logs = {}, {}
     for seat in seats:
         faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
-        seat.rank = outcome["ranks"][seat.seat]
-        seat.score = outcome["scores"][seat.seat]
-        seat.faults = len(faults)
-        seat.forfeited = seat.seat in forfeits
-        seat.fault_log = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-        seat.stderr_tail = (stderr.get(str(seat.seat))
-                            or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))
+        values[seat.seat] = {
+            "rank": outcome["ranks"][seat.seat], "score": outcome["scores"][seat.seat], "faults": len(faults),
+            "forfeited": seat.seat in forfeits,
+            "stderr_tail": (stderr.get(str(seat.seat))
+                            or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))}
+        if faults:  # rare: a bot that faulted
+            fault_logs[seat.pk] = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
     if blob is None:
         blob = encode_checked(log_data)
-    with transaction.atomic():
-        stored = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
-            status=Match.Status.FINISHED, num_moves=len(log_data["moves"]), finished_at=timezone.now(),
-            error="", rated=bool(ruleset), ruleset=ruleset or "")
-        if not stored:
-            return "lease lost"  # another worker took the match over; its result counts
-        MatchLog.objects.create(match_id=match.pk, data=blob)
-        update_rows(MatchSeat, "seat", {s.seat: {"rank": s.rank, "score": s.score, "faults": s.faults,
-                                                 "forfeited": s.forfeited, "stderr_tail": s.stderr_tail} for s in seats},
-                    where={"match": match.pk})
-        for seat in seats:
-            if seat.fault_log:  # rare: a bot that faulted
-                MatchSeat.objects.filter(pk=seat.pk).update(fault_log=seat.fault_log)
+    stored_by_us = str(uuid.uuid4())
+    ours = (f"EXISTS (SELECT 1 FROM {table(Match)} WHERE id = %s AND lease_token = %s)", [match.pk, stored_by_us])
+    fault_log = MatchSeat._meta.get_field("fault_log")
+    statements = [
+        (f"UPDATE {table(Match)} SET status = %s, lease_token = %s, num_moves = %s, finished_at = %s, error = '', "
+         f"rated = %s, ruleset = %s WHERE id = %s AND status = %s AND lease_token = %s",
+         [Match.Status.FINISHED, stored_by_us, len(log_data["moves"]), _datetime(timezone.now()), bool(ruleset),
+          ruleset or "", match.pk, Match.Status.RUNNING, token]),
+        (f"INSERT INTO {table(MatchLog)} (match_id, data) SELECT %s, %s WHERE {ours[0]}",
+         [match.pk, MatchLog._meta.get_field("data").get_db_prep_value(blob, connection), *ours[1]]),
+        update_rows(MatchSeat, "seat", values, where={"match": match.pk}, condition=ours),
+        *[(f"UPDATE {table(MatchSeat)} SET fault_log = %s WHERE id = %s AND {ours[0]}",
+           [fault_log.get_db_prep_save(log, connection), pk, *ours[1]]) for pk, log in fault_logs.items()],
+    ]
+    rating = [(s.bot_version_id, values[s.seat]["rank"]) for s in seats]
+    turn_at = len(statements)
+    if ruleset:
+        statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
+    with writers_in_turn(), transaction.atomic():
+        results = run_statements(statements, flush=False)
+        if not results[0].rowcount:
+            return "lease lost"  # another worker took the match over; its result counts (nothing was written)
         if ruleset:
-            apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset,
-                         [(s.bot_version_id, s.rank) for s in seats])
+            turn, number, *read = results[turn_at:]
+            if turn.rowcount:
+                apply_rating(number.rows[0][0], match.pk, match.game, ruleset, rating, read=read)
+            else:  # the game's first rated match: no lock row yet, so nothing was locked when the ratings were read
+                apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, rating)
     return "finished"
 
 

@@ -1,50 +1,166 @@
-"""Writing several rows of one table in one statement, cheaply: the match pipeline's hot path.
+"""Fixed SQL statements for the match pipeline's hot path, and running several in one round trip.
 
-Django's ``bulk_update`` builds a ``Case(When(...))`` expression per field and row and resolves each
-(milliseconds of Python for a handful of rows); this writes the same ``UPDATE ... SET f = CASE key
-WHEN ... END`` directly, with the fields' own value preparation.
+Django's query building costs milliseconds of Python for the handful of rows a match writes (``bulk_update``
+alone builds and resolves a ``Case(When(...))`` per field and row); these build the same statements
+directly, with the fields' own value preparation.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from contextlib import contextmanager
+from functools import cache, lru_cache
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from django.db import connection, models
+try:
+    import fcntl
+except ImportError:  # not on Windows: writers poll the database's lock there
+    fcntl = None
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+
+#: One SQL statement (``%s`` placeholders) and its parameters.
+Statement = tuple[str, Sequence[Any]]
+
+
+class Result(NamedTuple):
+    """What one statement of a batch gave: the rows it changed and the rows it returned."""
+
+    rowcount: int
+    rows: list[tuple]
+
+
+def run_statements(statements: Sequence[Statement], flush: bool = True) -> list[Result]:
+    """Run ``statements`` in order on the default connection; each one's result.
+
+    PostgreSQL: all of them in one round trip (one query string of several statements: outside a transaction
+    they form one). Each statement still takes its own snapshot when it starts, as separate statements do,
+    so a read placed after a statement that waited on a row lock sees what the lock's previous holder
+    committed. Other backends (SQLite refuses several statements in one call): one call each.
+
+    ``flush=False`` (PostgreSQL): the commit of the current transaction (or of these statements) does not
+    wait for its WAL to reach the disk (``synchronous_commit = off``: it is visible at once, atomic and in
+    order, and a crash of the database server may lose the last fraction of a second of such commits). The
+    match pipeline's writes, which the recovery replays if lost. SQLite's WAL mode with ``synchronous =
+    NORMAL`` (settings) already commits so.
+    """
+    results = []
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql" and (len(statements) > 1 or not flush):
+            prefix = [] if flush else [("SET LOCAL synchronous_commit = off", [])]
+            cursor.execute("; ".join(sql for sql, _ in [*prefix, *statements]),
+                           [p for _, params in statements for p in params])
+            if prefix:
+                cursor.nextset()
+            while True:
+                results.append(Result(cursor.rowcount, cursor.fetchall() if cursor.description else []))
+                if not cursor.nextset():
+                    break
+        else:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(Result(cursor.rowcount, cursor.fetchall() if cursor.description else []))
+    return results
+
+
+@contextmanager
+def writers_in_turn() -> Iterator[None]:
+    """Hold the embedded database's write turn across this block (SQLite; elsewhere nothing).
+
+    SQLite lets one writer at a time and makes the others poll with growing sleeps (1, 2, 5, 10 ms...), so
+    two workers that write often lose more time asleep than writing. The match pipeline's writers queue on
+    an OS lock next to the database file instead: the next one wakes the moment the last one is done. The
+    database's own lock stays the truth; writers that do not queue (the web, beat) poll as before. An OS
+    lock dies with its process. Inside a transaction nothing is taken: it may hold the database's lock
+    already (IMMEDIATE), and waiting for the turn while holding it could keep the turn's holder waiting."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "sqlite" or fcntl is None or db.in_atomic_block:
+        yield
+        return
+    lock = _turn_file(str(db.settings_dict["NAME"]))
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@cache
+def _turn_file(database: str):
+    return open(f"{database}-writers.lock", "a+b")  # noqa: SIM115 - kept open for the process's life
+
+
+def table(model: type[models.Model]) -> str:
+    """The quoted table name of ``model``."""
+    return _table(model, connection.vendor)
+
+
+@cache
+def _table(model: type[models.Model], vendor: str) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
 
 
 def update_rows(model: type[models.Model], key: str, rows: Mapping[Any, Mapping[str, Any]],
-                where: Mapping[str, Any] | None = None, increment: tuple[str, ...] = ()) -> int:
-    """``UPDATE`` the rows of ``model`` whose ``key`` column is a key of ``rows``, each to its values
-    (``{key value: {field name: value}}``; every row names the same fields, none of them JSON), in one
-    statement; ``where``: more equality conditions; ``increment``: fields that grow by one in every row.
-    Returns the number of rows updated."""
-    if not rows:
-        return 0
-    meta = model._meta
+                where: Mapping[str, Any] | None = None, increment: tuple[str, ...] = (),
+                condition: Statement | None = None) -> Statement:
+    """The ``UPDATE`` of the rows of ``model`` whose ``key`` column is a key of ``rows``, each to its values
+    (``{key value: {field name: value}}``; every row names the same fields, none of them JSON), as one
+    statement; ``where``: more equality conditions; ``increment``: fields that grow by one in every row;
+    ``condition``: one more SQL condition (and its parameters)."""
+    db = connections[DEFAULT_DB_ALIAS]
     keys = list(rows)
-    names = list(next(iter(rows.values())))
-    key_field = meta.get_field(key)
-    postgres = connection.vendor == "postgresql"
-    sets, params = [], []
-    for name in names:
-        field = meta.get_field(name)
-        cast = f"::{field.cast_db_type(connection)}" if postgres else ""  # typed, not "unknown", parameters
-        whens = []
+    names = tuple(next(iter(rows.values())))
+    where = where or {}
+    sql, key_field, fields, where_fields = _update_sql(model, key, names, len(keys), tuple(where), increment,
+                                                       condition[0] if condition else "", db.vendor)
+    params = []
+    for name, field in zip(names, fields):
         for k in keys:
-            whens.append(f"WHEN %s THEN %s{cast}")
-            params += [key_field.get_db_prep_value(k, connection),
-                       field.get_db_prep_value(rows[k][name], connection)]
-        sets.append(f"{connection.ops.quote_name(field.column)} = CASE {connection.ops.quote_name(key_field.column)} "
-                    f"{' '.join(whens)} END")
+            params += [key_field.get_db_prep_value(k, db), field.get_db_prep_value(rows[k][name], db)]
+    params += [key_field.get_db_prep_value(k, db) for k in keys]
+    params += [field.get_db_prep_value(value, db) for field, value in zip(where_fields, where.values())]
+    if condition:
+        params += condition[1]
+    return sql, params
+
+
+@lru_cache(maxsize=256)
+def _update_sql(model, key, names, count, where, increment, condition, vendor):
+    """The text of an ``update_rows`` statement (built once per shape: the fields, the number of rows)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    quote = db.ops.quote_name
+    key_field = meta.get_field(key)
+    key_column = quote(key_field.column)
+    fields = [meta.get_field(name) for name in names]
+    sets = []
+    for field in fields:
+        cast = f"::{field.cast_db_type(db)}" if vendor == "postgresql" else ""  # typed, not "unknown", parameters
+        sets.append(f"{quote(field.column)} = CASE {key_column} {' '.join([f'WHEN %s THEN %s{cast}'] * count)} END")
     for name in increment:
-        column = connection.ops.quote_name(meta.get_field(name).column)
+        column = quote(meta.get_field(name).column)
         sets.append(f"{column} = {column} + 1")
-    conditions = [f"{connection.ops.quote_name(key_field.column)} IN ({', '.join(['%s'] * len(keys))})"]
-    params += [key_field.get_db_prep_value(k, connection) for k in keys]
-    for name, value in (where or {}).items():
-        field = meta.get_field(name)
-        conditions.append(f"{connection.ops.quote_name(field.column)} = %s")
-        params.append(field.get_db_prep_value(value, connection))
-    sql = f"UPDATE {connection.ops.quote_name(meta.db_table)} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    where_fields = [meta.get_field(name) for name in where]
+    conditions = [f"{key_column} IN ({', '.join(['%s'] * count)})"]
+    conditions += [f"{quote(field.column)} = %s" for field in where_fields]
+    conditions += [condition] if condition else []
+    sql = f"UPDATE {_table(model, vendor)} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}"
+    return sql, key_field, fields, where_fields
+
+
+def insert_rows(model: type[models.Model], rows: Sequence[Mapping[str, Any]], returning: str = "") -> Statement:
+    """The ``INSERT`` of ``rows`` (``{field name: value}``, every row the same fields, none of them JSON) into
+    ``model``'s table as one statement; ``returning``: a ``RETURNING`` list of columns."""
+    db = connections[DEFAULT_DB_ALIAS]
+    names = tuple(rows[0])
+    sql, fields = _insert_sql(model, names, len(rows), returning, db.vendor)
+    return sql, [field.get_db_prep_save(row[name], db) for row in rows for name, field in zip(names, fields)]
+
+
+@lru_cache(maxsize=256)
+def _insert_sql(model, names, count, returning, vendor):
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = [model._meta.get_field(name) for name in names]  # a name or an attname ("rating_id")
+    values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * count)
+    columns = ", ".join(db.ops.quote_name(f.column) for f in fields)
+    return (f"INSERT INTO {_table(model, vendor)} ({columns}) VALUES {values}"
+            + (f" RETURNING {returning}" if returning else "")), fields

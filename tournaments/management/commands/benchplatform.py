@@ -60,8 +60,15 @@ class Command(BaseCommand):
         parser.add_argument("--in-process", action="store_true",
                             help="run_match in this process, one after the other (the pipeline without the broker)")
         parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile's top functions")
+        parser.add_argument("--rate-only", action="store_true",
+                            help="time rate_match alone on this database's rated versions (e.g. seedscale's million "
+                                 "matches): --matches finished matches of --seats rated versions, each rated in its "
+                                 "own transaction")
 
-    def handle(self, *args, game, matches, workers, seats, in_process, profile, **options):
+    def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, **options):
+        if rate_only:
+            print(json.dumps(bench_rate_match(game, matches, seats)))
+            return
         versions = {v.builtin_name: v for v in register_builtin_bots([game])}
         # One version per seat (a version enters a tournament once): beyond two, more built-in versions.
         entrants = [versions["random"], versions["heuristic"]] if seats <= 2 else _extra_versions(game, versions, seats)
@@ -122,6 +129,51 @@ class Command(BaseCommand):
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
             self.stderr.write(out.getvalue())
+
+
+def bench_rate_match(game: str, matches: int, seats: int) -> dict:
+    """``rate_match`` alone: ``matches`` finished matches of ``seats`` versions drawn from the game's rated
+    versions of its largest ruleset (seeded, deterministic), each rated in its own transaction, as the store
+    does. Returns the times per match (wall and CPU, p50 and mean) and the database's size."""
+    import random
+
+    from django.db import transaction
+    from django.db.models import Count
+
+    from ratings.models import Rating, RatingChange
+    from ratings.services import rate_match
+    from tournaments.models import MatchSeat
+
+    ruleset = (Rating.objects.filter(game=game).values("ruleset").annotate(n=Count("id")).order_by("-n")
+               .values_list("ruleset", flat=True).first()) or "standard"
+    versions = list(Rating.objects.filter(game=game, ruleset=ruleset).values_list("bot_version_id", flat=True))
+    if len(versions) < seats:
+        raise SystemExit(f"--rate-only needs at least {seats} rated versions of {game} (run seedscale first)")
+    draw = random.Random(7)
+    created = Match.objects.bulk_create([Match(game=game, seed=i, status=Match.Status.FINISHED, num_moves=1)
+                                         for i in range(matches)])
+    if created and created[0].pk is None:
+        created = list(Match.objects.order_by("-id")[:matches])
+    MatchSeat.objects.bulk_create([MatchSeat(match=m, seat=s, bot_version_id=v, rank=r)
+                                   for m in created for s, (v, r) in
+                                   enumerate(zip(draw.sample(versions, seats), draw.sample(range(seats), seats)))])
+    walls, cpus, commits = [], [], []
+    for match in created:
+        with transaction.atomic():
+            wall, cpu = time.perf_counter(), time.process_time()
+            rate_match(match, ruleset)
+            walls.append((time.perf_counter() - wall) * 1000)
+            cpus.append((time.process_time() - cpu) * 1000)
+            committed = time.perf_counter()
+        commits.append((time.perf_counter() - committed) * 1000)  # the transaction's, not rate_match's
+    walls.sort(), cpus.sort(), commits.sort()
+    return {"game": game, "ruleset": ruleset, "seats": seats, "rated_matches": matches,
+            "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+            "rating_changes_in_db": RatingChange.objects.count(), "rated_versions": len(versions),
+            "rate_ms_p50": round(walls[len(walls) // 2], 2), "rate_ms_mean": round(sum(walls) / len(walls), 2),
+            "rate_ms_p95": round(walls[int(len(walls) * 0.95)], 2),
+            "rate_cpu_ms_p50": round(cpus[len(cpus) // 2], 2), "rate_cpu_ms_mean": round(sum(cpus) / len(cpus), 2),
+            "commit_ms_p50": round(commits[len(commits) // 2], 2)}
 
 
 def _extra_versions(game, versions, seats):
