@@ -15,6 +15,7 @@ try:
 except ImportError:  # not on Windows: writers poll the database's lock there
     fcntl = None
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 #: One SQL statement (``%s`` placeholders) and its parameters.
@@ -42,6 +43,7 @@ def run_statements(statements: Sequence[Statement], flush: bool = True) -> list[
     match pipeline's writes, which the recovery replays if lost. SQLite's WAL mode with ``synchronous =
     NORMAL`` (settings) already commits so.
     """
+    flush = flush or settings.ARENA.get("PIPELINE_FLUSH", False)  # the operator's choice wins (settings)
     results = []
     db = connections[DEFAULT_DB_ALIAS]
     with db.cursor() as cursor:

@@ -296,6 +296,10 @@ ARENA = {
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),
     # SIGTERM on a worker: its match may go on this long, then it is handed back to the queue.
     "STOP_GRACE_SECONDS": float(os.environ.get("ARENA_STOP_GRACE_SECONDS", 8)),
+    # 1: the match pipeline's commits on PostgreSQL wait for the disk too (~3 ms a match here). By default
+    # they do not (synchronous_commit off for those transactions only): a crash of the database server may
+    # lose their last fraction of a second, whole and in order, and the recovery plays those matches again.
+    "PIPELINE_FLUSH": os.environ.get("ARENA_PIPELINE_FLUSH", "0") == "1",
     # Matches a ladder tournament with a fixed field keeps queued or running at once.
     "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
     # The platform's rated ladder of each game (tournaments.ladder): new matches per minute and matches
