@@ -419,6 +419,68 @@ def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget
     return False
 
 
+#: MOVE_MASK[k][loc + 2]: MOVES as a bit set of cities
+MOVE_MASK = tuple(tuple(sum(1 << b for b in moves) for moves in row) for row in MOVES)
+
+
+def _step_table(k: int) -> list[int]:
+    """[bit set of cities] -> the cities card k takes the ship to from one of them."""
+    table = [0] * (1 << NCITY)
+    for cities in range(1, 1 << NCITY):
+        low = cities & -cities
+        table[cities] = table[cities ^ low] | MOVE_MASK[k][low.bit_length() + 1]
+    return table
+
+
+#: STEP[k][cities]: where card k takes the ship from any city of a bit set
+STEP = tuple(_step_table(k) for k in range(len(CARD_IDS)))
+#: BITS[cities]: the cities of a bit set, ascending
+BITS = tuple(tuple(b for b in range(NCITY) if cities >> b & 1) for cities in range(1 << NCITY))
+
+
+def _free_plan(loc: int, cards: list[int], target: int) -> bool:
+    """``_search`` when every card is free: can the ship reach a city of ``target`` (a bit set)
+    from ``loc`` playing each card at most once?"""
+    lp = loc + 2
+    reach = 0
+    for k in cards:
+        reach |= MOVE_MASK[k][lp]
+    while not reach & target:  # lower bound first: cards played any number of times
+        more = reach
+        for k in cards:
+            more |= STEP[k][reach]
+        if more == reach:
+            return False
+        reach = more
+    return _free_search(lp, 1 << loc if loc >= 0 else 0, [MOVE_MASK[k] for k in cards], 0, target, 0, set())
+
+
+def _free_search(lp: int, start_bit: int, masks: list[tuple[int, ...]], used: int, target: int,
+                 visited: int, seen: set) -> bool:
+    """Depth-first over unused cards (``masks[i]``: MOVE_MASK of the i-th), every one-move finish
+    tried before going deeper; as in ``_search``, no city twice and no move on from the start."""
+    key = (lp, used, visited)
+    if key in seen:
+        return False
+    seen.add(key)
+    deeper = []
+    for i, mask in enumerate(masks):
+        if used >> i & 1:
+            continue
+        to = mask[lp] & ~visited
+        if to & target:
+            return True
+        to &= ~start_bit
+        if to:
+            deeper.append((i, to))
+    for i, to in deeper:
+        after = used | 1 << i
+        for b in BITS[to]:
+            if _free_search(b + 2, start_bit, masks, after, target, visited | 1 << b, seen):
+                return True
+    return False
+
+
 def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
     """Lower bound ignoring that each card is used once: False proves no plan exists."""
     dist = [INF] * NCITY
@@ -531,10 +593,17 @@ class _Finisher:
         if bought >= 0:
             pool.append((bought, 0))
         limit = money - self.min_need
-        pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
-        if not pool:
-            return False
+        priced = [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
         need = self.need
+        if not priced:  # the commonest case: only free cards, so only the cities matter
+            if not pool:
+                return False
+            target = 0
+            for c in range(NCITY):
+                if need[c] <= money:
+                    target |= 1 << c
+            return _free_plan(loc, [k for k, _ in pool], target)
+        pool += priced
         if not _relaxed_possible(loc, pool, money, need):
             return False
         pool.sort(key=lambda kc: kc[1])
