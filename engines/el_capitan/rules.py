@@ -10,6 +10,7 @@ Representation (all plain lists of ints, so that ``clone`` is a handful of list 
 from __future__ import annotations
 
 import random
+from heapq import heappop, heappush
 from typing import Any, Mapping
 
 from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
@@ -483,29 +484,28 @@ def _free_search(lp: int, start_bit: int, masks: list[tuple[int, ...]], used: in
 
 def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
     """Lower bound ignoring that each card is used once: False proves no plan exists."""
-    dist = [INF] * NCITY
+    dist = [INF] * (NCITY + 2)  # by location + 2; the start is never reached again
+    dist[loc + 2] = 0
     arrive = [INF] * NCITY  # arriving by at least one move
     frontier = [(0, loc)]
-    best_from = {loc: 0}
     while frontier:
-        frontier.sort()
-        d, u = frontier.pop(0)
-        if best_from.get(u, INF) < d:
-            continue
+        d, u = heappop(frontier)
         up = u + 2
+        if dist[up] < d:
+            continue
+        left = budget - d
         for k, cost in pool:
-            nd = d + cost
-            if nd > budget:
+            if cost > left:
                 continue
+            nd = d + cost
             for b in MOVES[k][up]:
                 if nd < arrive[b]:
                     arrive[b] = nd
                     if nd + need[b] <= budget:
                         return True
-                if nd < dist[b] and b != loc:
-                    dist[b] = nd
-                    best_from[b] = nd
-                    frontier.append((nd, b))
+                    if nd < dist[b + 2]:
+                        dist[b + 2] = nd
+                        heappush(frontier, (nd, b))
     return False
 
 
@@ -574,14 +574,23 @@ class _Finisher:
         """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
         if self.min_need > money:
             return False
-        # one more move is the usual answer
-        row = self.reach_row(loc, self.hand)
+        # one more move is the usual answer (reach_row's work inlined: this is the hot loop)
+        lp = loc + 2
+        row = self.reach[lp]
+        if row is None:
+            row = self.reach[lp] = [None] * NCARD
+        need = self.need
         for k in self.hand:
-            if row[k] <= money and k != skip_hand:
+            m = row[k]
+            if m is None:
+                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+            if m <= money and k != skip_hand:
                 return True
-        row = self.reach_row(loc, self.disp)
         for k in self.disp:
-            if row[k] + CARD_PRICE[k] <= money and k != bought:
+            m = row[k]
+            if m is None:
+                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+            if m + CARD_PRICE[k] <= money and k != bought:
                 return True
         if bought >= 0 and row[bought] <= money:
             return True
