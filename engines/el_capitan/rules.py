@@ -425,16 +425,17 @@ MOVE_MASK = tuple(tuple(sum(1 << b for b in moves) for moves in row) for row in 
 
 
 def _step_table(k: int) -> list[int]:
-    """[bit set of cities] -> the cities card k takes the ship to from one of them."""
+    """STEP[k], made on first use (54 tables of 512 would slow every import)."""
     table = [0] * (1 << NCITY)
     for cities in range(1, 1 << NCITY):
         low = cities & -cities
         table[cities] = table[cities ^ low] | MOVE_MASK[k][low.bit_length() + 1]
+    STEP[k] = table
     return table
 
 
-#: STEP[k][cities]: where card k takes the ship from any city of a bit set
-STEP = tuple(_step_table(k) for k in range(len(CARD_IDS)))
+#: STEP[k][cities]: where card k takes the ship from any city of a bit set (None: not made yet)
+STEP: list[list[int] | None] = [None] * len(CARD_IDS)
 #: BITS[cities]: the cities of a bit set, ascending
 BITS = tuple(tuple(b for b in range(NCITY) if cities >> b & 1) for cities in range(1 << NCITY))
 
@@ -444,12 +445,14 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     from ``loc`` playing each card at most once?"""
     lp = loc + 2
     reach = 0
+    steps = []
     for k in cards:
         reach |= MOVE_MASK[k][lp]
+        steps.append(STEP[k] or _step_table(k))
     while not reach & target:  # lower bound first: cards played any number of times
         more = reach
-        for k in cards:
-            more |= STEP[k][reach]
+        for step in steps:
+            more |= step[reach]
         if more == reach:
             return False
         reach = more
