@@ -599,6 +599,17 @@ class _Finisher:
             return True
         return self.plan(loc, money, skip_hand, bought)
 
+    def then_hand(self, loc: int, k: int, money: int) -> bool:
+        """Whether card k, then one hand card, takes the ship from ``loc`` where ``money`` affords a
+        main action (a two-move plan: a quick answer for a card just bought)."""
+        hand = self.hand
+        for b in MOVES[k][loc + 2]:
+            row = self.reach_row(b, hand)
+            for h in hand:
+                if row[h] <= money:
+                    return True
+        return False
+
     def plan(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """``can`` without its one-move answers: the search over every card that may be played."""
         pool = [(k, 0) for k in self.hand if k != skip_hand]
@@ -777,7 +788,7 @@ class ElCapitan(Game):
                 left = money - CARD_PRICE[k]
                 if (quick <= left or (floor <= left and (
                         (best_display if k != best_card else second_display) <= left
-                        or row[k] <= left or fin.plan(loc, left, bought=k)))):
+                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, bought=k)))):
                     buys.append({"type": "buy", "card": CARD_IDS[k]})
         acts += buys
         for k in hand:
