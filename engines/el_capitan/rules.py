@@ -10,6 +10,7 @@ Representation (all plain lists of ints, so that ``clone`` is a handful of list 
 from __future__ import annotations
 
 import random
+from heapq import heappop, heappush
 from typing import Any, Mapping
 
 from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
@@ -358,6 +359,38 @@ def net_worth(st: ECState, p: int) -> int:
     return st.money[p] - due
 
 
+def _derived(st: ECState) -> dict:
+    """``st.need_cache``, made if missing: per seat its needs (see ``_Finisher``), and under string
+    keys facts derived from the board and the loans, dropped by ``apply`` when those change."""
+    got = st.need_cache
+    if got is None:
+        got = st.need_cache = {}
+    return got
+
+
+def has_pictured(st: ECState, p: int) -> bool:
+    """Whether seat p has a shut-down warehouse on any city picture (something to reopen, §4.6)."""
+    derived = _derived(st)
+    seats = derived.get("pictured")
+    if seats is None:
+        seats = 0
+        for pic in st.pictured:
+            for code in pic:
+                seats |= 1 << (code >> 1)
+        derived["pictured"] = seats
+    return bool(seats >> p & 1)
+
+
+def loans_left(st: ECState) -> tuple[bool, bool]:
+    """Whether a small and whether a large loan card is left in the supply (§4.8)."""
+    derived = _derived(st)
+    got = derived.get("loans")
+    if got is None:
+        owners = st.loan_owner
+        got = derived["loans"] = (-1 in owners[:18], -1 in owners[18:])
+    return got
+
+
 # --- the dead-end filter (§9.3) --------------------------------------------------------------
 
 def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget: int,
@@ -387,31 +420,95 @@ def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget
     return False
 
 
+#: MOVE_MASK[k][loc + 2]: MOVES as a bit set of cities
+MOVE_MASK = tuple(tuple(sum(1 << b for b in moves) for moves in row) for row in MOVES)
+
+
+def _step_table(k: int) -> list[int]:
+    """STEP[k], made on first use (54 tables of 512 would slow every import)."""
+    table = [0] * (1 << NCITY)
+    for cities in range(1, 1 << NCITY):
+        low = cities & -cities
+        table[cities] = table[cities ^ low] | MOVE_MASK[k][low.bit_length() + 1]
+    STEP[k] = table
+    return table
+
+
+#: STEP[k][cities]: where card k takes the ship from any city of a bit set (None: not made yet)
+STEP: list[list[int] | None] = [None] * len(CARD_IDS)
+#: BITS[cities]: the cities of a bit set, ascending
+BITS = tuple(tuple(b for b in range(NCITY) if cities >> b & 1) for cities in range(1 << NCITY))
+
+
+def _free_plan(loc: int, cards: list[int], target: int) -> bool:
+    """``_search`` when every card is free: can the ship reach a city of ``target`` (a bit set)
+    from ``loc`` playing each card at most once?"""
+    lp = loc + 2
+    reach = 0
+    steps = []
+    for k in cards:
+        reach |= MOVE_MASK[k][lp]
+        steps.append(STEP[k] or _step_table(k))
+    while not reach & target:  # lower bound first: cards played any number of times
+        more = reach
+        for step in steps:
+            more |= step[reach]
+        if more == reach:
+            return False
+        reach = more
+    return _free_search(lp, 1 << loc if loc >= 0 else 0, [MOVE_MASK[k] for k in cards], 0, target, 0, set())
+
+
+def _free_search(lp: int, start_bit: int, masks: list[tuple[int, ...]], used: int, target: int,
+                 visited: int, seen: set) -> bool:
+    """Depth-first over unused cards (``masks[i]``: MOVE_MASK of the i-th), every one-move finish
+    tried before going deeper; as in ``_search``, no city twice and no move on from the start."""
+    key = (lp, used, visited)
+    if key in seen:
+        return False
+    seen.add(key)
+    deeper = []
+    for i, mask in enumerate(masks):
+        if used >> i & 1:
+            continue
+        to = mask[lp] & ~visited
+        if to & target:
+            return True
+        to &= ~start_bit
+        if to:
+            deeper.append((i, to))
+    for i, to in deeper:
+        after = used | 1 << i
+        for b in BITS[to]:
+            if _free_search(b + 2, start_bit, masks, after, target, visited | 1 << b, seen):
+                return True
+    return False
+
+
 def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
     """Lower bound ignoring that each card is used once: False proves no plan exists."""
-    dist = [INF] * NCITY
+    dist = [INF] * (NCITY + 2)  # by location + 2; the start is never reached again
+    dist[loc + 2] = 0
     arrive = [INF] * NCITY  # arriving by at least one move
     frontier = [(0, loc)]
-    best_from = {loc: 0}
     while frontier:
-        frontier.sort()
-        d, u = frontier.pop(0)
-        if best_from.get(u, INF) < d:
-            continue
+        d, u = heappop(frontier)
         up = u + 2
+        if dist[up] < d:
+            continue
+        left = budget - d
         for k, cost in pool:
-            nd = d + cost
-            if nd > budget:
+            if cost > left:
                 continue
+            nd = d + cost
             for b in MOVES[k][up]:
                 if nd < arrive[b]:
                     arrive[b] = nd
                     if nd + need[b] <= budget:
                         return True
-                if nd < dist[b] and b != loc:
-                    dist[b] = nd
-                    best_from[b] = nd
-                    frontier.append((nd, b))
+                    if nd < dist[b + 2]:
+                        dist[b + 2] = nd
+                        heappush(frontier, (nd, b))
     return False
 
 
@@ -424,73 +521,35 @@ _REACH: dict[tuple[int, ...], list[list[int | None] | None]] = {}
 NCARD = len(CARD_IDS)
 
 
+def _reach_for(need: list[int]) -> list[list[int | None] | None]:
+    """The least need card by card (``_REACH``) for these needs: shared by every turn with them."""
+    key = tuple(need)
+    reach = _REACH.get(key)
+    if reach is None:
+        if len(_REACH) > 2_000:  # a few MB at most
+            _REACH.clear()
+        reach = _REACH[key] = [None] * (NCITY + 2)
+    return reach
+
+
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "one", "reach", "stay")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "stay")
 
-    def __init__(self, st: ECState, p: int):
+    def __init__(self, st: ECState, p: int, disp: list[int]):
         self.st, self.p = st, p
         # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
         # ending a turn and settling loans change none of them, and a seat's own harbour space
         # counts as free on arrival, so its own sails keep its needs too (see ``apply``).
-        needs = st.need_cache
-        if needs is None:
-            needs = st.need_cache = {}
+        needs = _derived(st)
         cached = needs.get(p)
         if cached is None:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            reach = _REACH.get(tuple(need))
-            if reach is None:  # the least need card by card: shared by every turn with these needs
-                if len(_REACH) > 2_000:  # a few MB at most
-                    _REACH.clear()
-                reach = _REACH[tuple(need)] = [None] * (NCITY + 2)
-            cached = needs[p] = (need, min(need), reach, {})
+            cached = needs[p] = (need, min(need), _reach_for(need), {})
         self.need, self.min_need, self.reach, self.stay = cached
         self.hand = st.hand[p]
-        self.disp = st.disp_d + st.disp_l
-        self.one: dict[int, list[tuple[int, int]]] = {}  # location (hand), location + 100 (display)
-
-    # The two best single moves from a location by hand cards (need, card) and by display cards
-    # (price + need, card), with distinct cards, so that one excluded card leaves an answer; each
-    # list built only when asked (the hand's usually answers).
-    def _hand_moves(self, loc: int) -> list[tuple[int, int]]:
-        """The two best single moves from loc by hand cards: (need, card), best first."""
-        got = self.one.get(loc)
-        if got is None:
-            lp = loc + 2
-            row = self.reach[lp]
-            if row is None:
-                row = self.reach[lp] = [None] * NCARD
-            best = []
-            for k in self.hand:
-                m = row[k]
-                if m is None:
-                    m = row[k] = self._least_need(k, lp)
-                if m < INF:
-                    best.append((m, k))
-            best.sort()
-            got = self.one[loc] = best[:2]
-        return got
-
-    def _display_moves(self, loc: int) -> list[tuple[int, int]]:
-        """The two best single moves from loc by display cards: (price + need, card), best first."""
-        got = self.one.get(loc + 100)  # the display's entry, apart from the hand's
-        if got is None:
-            lp = loc + 2
-            row = self.reach[lp]
-            if row is None:
-                row = self.reach[lp] = [None] * NCARD
-            best = []
-            for k in self.disp:
-                m = row[k]
-                if m is None:
-                    m = row[k] = self._least_need(k, lp)
-                if m < INF:
-                    best.append((m + CARD_PRICE[k], k))
-            best.sort()
-            got = self.one[loc + 100] = best[:2]
-        return got
+        self.disp = disp  # both displays
 
     def stay_need(self, loc: int, slot: int) -> int:
         """main_need where the ship lies (loc, harbour slot): it depends on the board and the supply
@@ -501,45 +560,73 @@ class _Finisher:
             got = self.stay[key] = main_need(self.st, self.p, loc, slot)
         return got
 
-    def reach_row(self, loc: int) -> list[int | None]:
-        """[card] -> the least need among the card's moves from ``loc`` (None: not computed yet)."""
-        row = self.reach[loc + 2]
+    def reach_row(self, loc: int, cards: list[int]) -> list[int | None]:
+        """[card] -> the least need among the card's moves from ``loc`` (INF: no move; None: not
+        asked yet), filled in for ``cards``; kept for these needs."""
+        lp = loc + 2
+        row = self.reach[lp]
         if row is None:
-            row = self.reach[loc + 2] = [None] * NCARD
-        return row
-
-    def _least_need(self, k: int, lp: int) -> int:
-        """The least need among the cities card k takes the ship to from location ``lp - 2``."""
+            row = self.reach[lp] = [None] * NCARD
         need = self.need
-        return min((need[b] for b in MOVES[k][lp]), default=INF)
+        for k in cards:
+            if row[k] is None:
+                row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+        return row
 
     def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """From ``loc`` with ``money``: hand minus ``skip_hand`` is free; ``bought`` moved to the hand."""
         if self.min_need > money:
             return False
-        need = self.need
+        # one more move is the usual answer (reach_row's work inlined: this is the hot loop)
         lp = loc + 2
-        # one more move is the usual answer
-        for nd, k in self._hand_moves(loc):
-            if k != skip_hand:
-                if nd <= money:
+        row = self.reach[lp]
+        if row is None:
+            row = self.reach[lp] = [None] * NCARD
+        need = self.need
+        for k in self.hand:
+            m = row[k]
+            if m is None:
+                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+            if m <= money and k != skip_hand:
+                return True
+        for k in self.disp:
+            m = row[k]
+            if m is None:
+                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+            if m + CARD_PRICE[k] <= money and k != bought:
+                return True
+        if bought >= 0 and row[bought] <= money:
+            return True
+        return self.plan(loc, money, skip_hand, bought)
+
+    def then_hand(self, loc: int, k: int, money: int) -> bool:
+        """Whether card k, then one hand card, takes the ship from ``loc`` where ``money`` affords a
+        main action (a two-move plan: a quick answer for a card just bought)."""
+        hand = self.hand
+        for b in MOVES[k][loc + 2]:
+            row = self.reach_row(b, hand)
+            for h in hand:
+                if row[h] <= money:
                     return True
-                break
-        for tot, k in self._display_moves(loc):
-            if k != bought:
-                if tot <= money:
-                    return True
-                break
-        if bought >= 0:
-            for b in MOVES[bought][lp]:
-                if need[b] <= money:
-                    return True
+        return False
+
+    def plan(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
+        """``can`` without its one-move answers: the search over every card that may be played."""
         pool = [(k, 0) for k in self.hand if k != skip_hand]
         if bought >= 0:
             pool.append((bought, 0))
-        pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] + self.min_need <= money]
-        if not pool:
-            return False
+        limit = money - self.min_need
+        priced = [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
+        need = self.need
+        if not priced:  # the commonest case: only free cards, so only the cities matter
+            if not pool:
+                return False
+            target = 0
+            for c in range(NCITY):
+                if need[c] <= money:
+                    target |= 1 << c
+            return _free_plan(loc, [k for k, _ in pool], target)
+        pool += priced
         if not _relaxed_possible(loc, pool, money, need):
             return False
         pool.sort(key=lambda kc: kc[1])
@@ -658,56 +745,51 @@ class ElCapitan(Game):
             return acts
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
-        owners = st.loan_owner
-        if money < MIN_PRICE and not any(code >> 1 == p for pic in st.pictured for code in pic):
+        if money < MIN_PRICE and not has_pictured(st, p):
             # Every main action but reopening costs >= MIN_PRICE and nothing is there to reopen, so
             # no buy, sail or main action can be played: only a loan, else pass (§6.4). The same
             # list as the full path below gives (the commonest case of a random game's late turns).
             if not st.first_turn[p] and not st.carded:
-                if -1 in owners[:18]:
+                small, large = loans_left(st)
+                if small:
                     acts.append({"type": "loan", "size": "small"})
-                if -1 in owners[18:]:
+                if large:
                     acts.append({"type": "loan", "size": "large"})
             return acts or [{"type": "pass"}]
         hand = st.hand[p]
-        cands = [k for k in st.disp_d + st.disp_l if CARD_PRICE[k] <= money]
-        if not cands and not hand:
-            pass  # no buy or sail (a broke seat with nothing to reopen took the path above)
-        else:
-            fin = _Finisher(st, p)
+        disp = st.disp_d + st.disp_l
+        cands = [k for k in disp if CARD_PRICE[k] <= money]
+        if cands or hand:
+            fin = _Finisher(st, p, disp)
             need = fin.need
-            stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
         buys = []
         if cands:
-            # can()'s quick answers first, without a call: no main action affordable at all, or
-            # one more move affords one (with a hand card, another display card or the card bought)
-            hand_best = fin._hand_moves(loc)
-            quick = min(stay_need, hand_best[0][0] if hand_best else INF)
+            # can()'s quick answers first: no main action affordable at all, or a main action
+            # where the ship lies, or one more move affords one (with a hand card, another display
+            # card or the card bought)
+            fin.reach_row(loc, hand)
+            row = fin.reach_row(loc, disp)
+            quick = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
+            for k in hand:
+                if row[k] < quick:
+                    quick = row[k]
             floor = fin.min_need
-            display_best = None
-        for k in cands:
-            left = money - CARD_PRICE[k]
-            if quick <= left:
-                ok = True
-            elif floor > left:
-                ok = False
-            else:
-                if display_best is None:
-                    display_best = fin._display_moves(loc)
-                    row = fin.reach_row(loc)
-                ok = False
-                for tot, k2 in display_best:
-                    if k2 != k:
-                        ok = tot <= left
-                        break
-                if not ok:
-                    m = row[k]
-                    if m is None:
-                        m = row[k] = fin._least_need(k, loc + 2)
-                    ok = m <= left or fin.can(loc, left, bought=k)
-            if ok:
-                buys.append({"type": "buy", "card": CARD_IDS[k]})
-        buys.sort(key=lambda a: a["card"])
+            best_display = second_display = INF  # the two least price + need by a display card
+            best_card = -1
+            for k in disp:
+                tot = row[k] + CARD_PRICE[k]
+                if tot < second_display:
+                    if tot < best_display:
+                        best_display, second_display, best_card = tot, best_display, k
+                    else:
+                        second_display = tot
+            cands.sort()  # card order (the ids sort as the indexes do)
+            for k in cands:
+                left = money - CARD_PRICE[k]
+                if (quick <= left or (floor <= left and (
+                        (best_display if k != best_card else second_display) <= left
+                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, bought=k)))):
+                    buys.append({"type": "buy", "card": CARD_IDS[k]})
         acts += buys
         for k in hand:
             cid = CARD_IDS[k]
@@ -726,9 +808,10 @@ class ElCapitan(Game):
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
         if not st.first_turn[p] and not st.carded:
-            if -1 in owners[:18]:
+            small, large = loans_left(st)
+            if small:
                 acts.append({"type": "loan", "size": "small"})
-            if -1 in owners[18:]:
+            if large:
                 acts.append({"type": "loan", "size": "large"})
         if not acts:
             acts.append({"type": "pass"})  # §6.4 safeguard
@@ -783,12 +866,14 @@ class ElCapitan(Game):
         st.version += 1
         st.cache = None
         t = action["type"]
-        if t == "sail":  # the harbours change: only the sailing seat's needs stay (see _Finisher)
-            needs = st.need_cache
-            if needs is not None and len(needs) > 1:
-                st.need_cache = {seat: needs[seat]} if seat in needs else None
-        elif t not in _KEEP_NEEDS:
-            st.need_cache = None
+        needs = st.need_cache
+        if needs is not None:
+            if t == "sail":  # the harbours change: only the sailing seat's needs stay (see _Finisher)
+                st.need_cache = {key: got for key, got in needs.items() if key == seat or key.__class__ is str}
+            elif t == "repay":
+                needs.pop("loans", None)
+            elif t not in _KEEP_NEEDS:
+                st.need_cache = None
         p = seat
         ev: list[Event] = []
         if t == "pass":  # the commonest action of random self-play once the loan cards are gone
@@ -917,10 +1002,10 @@ class ElCapitan(Game):
                     return True
             elif st.step == POST or k not in st.hand[p]:
                 return False
-            if money < MIN_PRICE and not any(code >> 1 == p for pic in st.pictured for code in pic):
+            if money < MIN_PRICE and not has_pictured(st, p):
                 return False
             loc = st.loc[p]
-            fin = _Finisher(st, p)
+            fin = _Finisher(st, p, st.disp_d + st.disp_l)
             if t == "buy":
                 left = money - CARD_PRICE[k]
                 stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
@@ -957,9 +1042,9 @@ class ElCapitan(Game):
             if st.first_turn[p] or st.carded:
                 return False
             if a == {"type": "loan", "size": "small"}:
-                return -1 in st.loan_owner[:18]
+                return loans_left(st)[0]
             if a == {"type": "loan", "size": "large"}:
-                return -1 in st.loan_owner[18:]
+                return loans_left(st)[1]
             return False
         if t == "pass":
             return a == {"type": "pass"} and self._legal(st, seat) == [a]
