@@ -77,7 +77,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed", "purses",
+        "awards", "cache", "listed", "purses", "takes",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -176,7 +176,8 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
-        s.purses = [None] * n  # per seat: (the hand, its _purse) of the last legal list
+        s.purses = [None] * n  # per seat: (the hand, the building market, the buy actions) of the last legal list
+        s.takes = None  # (the money market, its take actions) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
         rng.shuffle(s.bag)
@@ -230,6 +231,7 @@ class Alhambra(Game):
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
         s.purses = [None] * state.n
+        s.takes = None
         s.listed = None
         return s
 
@@ -250,23 +252,14 @@ class Alhambra(Game):
             if seat != s.active:
                 return []
             market = s.money_market
-            acts: list[Action] = _take_actions(market) if market else []
+            takes = s.takes
+            if takes is None or takes[0] != market:
+                takes = s.takes = (market[:], _take_actions(market) if market else [])
             hand = s.hands[seat]
-            if hand:
-                kept = s.purses[seat]
-                if kept is not None and kept[0] == hand:
-                    purse = kept[1]
-                else:
-                    purse = _purse(hand)
-                    s.purses[seat] = (hand[:], purse)
-                every = s.all_payments
-                for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
-                    if tile is not None and values:
-                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
-                        if buys is None:
-                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                        if buys:
-                            acts += buys
+            kept = s.purses[seat]
+            if kept is None or kept[0] != hand or kept[1] != s.market:
+                kept = s.purses[seat] = (hand[:], s.market[:], self._buys(s, hand))
+            acts: list[Action] = takes[1] + kept[2]
             reserve = s.reserves[seat]
             if reserve or len(s.alhambras[seat]) > 1:
                 cache = s.cache[seat]
@@ -290,6 +283,21 @@ class Alhambra(Game):
             return []
         # apply() accepts these very objects without checking them again (until the state changes)
         s.listed = (seat, acts)
+        return acts
+
+    @staticmethod
+    def _buys(s: AlhambraState, hand: list[int]) -> list[Action]:
+        """The buy part of the action-phase list for ``hand`` and the building market."""
+        acts: list[Action] = []
+        if hand:
+            every = s.all_payments
+            for slot, tile, values in zip(MARKET_SLOTS, s.market, _purse(hand)):
+                if tile is not None and values:
+                    buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                    if buys is None:
+                        buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                    if buys:
+                        acts += buys
         return acts
 
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
