@@ -176,7 +176,7 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
-        s.purses = [None] * n  # per seat: (the hand, the building market, the buy actions) of the last legal list
+        s.purses = [None] * n  # per seat: (hand, its _purse, building market, buy actions) of the last legal list
         s.takes = None  # (the money market, its take actions) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
@@ -257,9 +257,10 @@ class Alhambra(Game):
                 takes = s.takes = (market[:], _take_actions(market) if market else [])
             hand = s.hands[seat]
             kept = s.purses[seat]
-            if kept is None or kept[0] != hand or kept[1] != s.market:
-                kept = s.purses[seat] = (hand[:], s.market[:], self._buys(s, hand))
-            acts: list[Action] = takes[1] + kept[2]
+            if kept is None or kept[2] != s.market or kept[0] != hand:
+                purse = kept[1] if kept is not None and kept[0] == hand else _purse(hand)
+                kept = s.purses[seat] = (hand[:], purse, s.market[:], self._buys(s, purse))
+            acts: list[Action] = takes[1] + kept[3]
             reserve = s.reserves[seat]
             if reserve or len(s.alhambras[seat]) > 1:
                 cache = s.cache[seat]
@@ -286,18 +287,17 @@ class Alhambra(Game):
         return acts
 
     @staticmethod
-    def _buys(s: AlhambraState, hand: list[int]) -> list[Action]:
-        """The buy part of the action-phase list for ``hand`` and the building market."""
+    def _buys(s: AlhambraState, purse: tuple[tuple[int, ...], ...]) -> list[Action]:
+        """The buy part of the action-phase list for a ``_purse`` and the building market."""
         acts: list[Action] = []
-        if hand:
-            every = s.all_payments
-            for slot, tile, values in zip(MARKET_SLOTS, s.market, _purse(hand)):
-                if tile is not None and values:
-                    buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
-                    if buys is None:
-                        buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                    if buys:
-                        acts += buys
+        every = s.all_payments
+        for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
+            if tile is not None and values:
+                buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                if buys is None:
+                    buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                if buys:
+                    acts += buys
         return acts
 
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
