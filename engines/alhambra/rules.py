@@ -108,7 +108,7 @@ class AlhambraState:
                 cache.cut = None
         elif new is None:  # a removable tile went: the others stay reachable
             cache.cells.remove(c)
-            cache.edges -= geo.POPCOUNT[geo.passage_mask(code, TILE_WALLS[old])]
+            cache.edges -= geo.PASS_COUNT[code | TILE_WALLS[old] << 12]
             cache.cut = None
         else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
             was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
