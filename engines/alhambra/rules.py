@@ -665,12 +665,23 @@ class Alhambra(Game):
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
-        tiles = list(map(alhambra.__getitem__, cells))
-        tile_codes = list(map(codes.__getitem__, cells))
-        cache.swap_cells = list(zip(tiles, map(geo.SWAP_FITS.__getitem__, tile_codes)))
+        tiles = []
+        tile_codes = []
+        swap_cells = cache.swap_cells = []
+        swap_fits = geo.SWAP_FITS
+        for c in cells:  # plain loops: a few cells, where map/zip objects cost more than they save
+            t = alhambra[c]
+            code = codes[c]
+            tiles.append(t)
+            tile_codes.append(code)
+            swap_cells.append((t, swap_fits[code]))
         if cache.connected and cache.edges == len(cells):
             # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
-            cache.removable = list(compress(tiles, map(geo.LEAF.__getitem__, tile_codes)))
+            leaf = geo.LEAF
+            cache.removable = removable = []
+            for t, code in zip(tiles, tile_codes):
+                if leaf[code]:
+                    removable.append(t)
             return
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
