@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from itertools import compress
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
@@ -315,8 +314,8 @@ class Alhambra(Game):
                     distinct.append(t)
         if distinct:
             front = cache.front_list
-            if front is None:
-                front = s.front_list(seat)
+            if front is None:  # AlhambraState.front_list without its two calls
+                front = cache.front_list = sorted(cache.front.items())
             for tile in distinct:
                 bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                 placed = _REDESIGN_PLACE[tile]
