@@ -664,24 +664,22 @@ class Alhambra(Game):
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
-        tiles = []
-        tile_codes = []
         swap_cells = cache.swap_cells = []
         swap_fits = geo.SWAP_FITS
-        for c in cells:  # plain loops: a few cells, where map/zip objects cost more than they save
-            t = alhambra[c]
-            code = codes[c]
-            tiles.append(t)
-            tile_codes.append(code)
-            swap_cells.append((t, swap_fits[code]))
+        # plain loops: a few cells, where map/zip objects cost more than they save
         if cache.connected and cache.edges == len(cells):
             # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
             leaf = geo.LEAF
             cache.removable = removable = []
-            for t, code in zip(tiles, tile_codes):
+            for c in cells:
+                t = alhambra[c]
+                code = codes[c]
+                swap_cells.append((t, swap_fits[code]))
                 if leaf[code]:
                     removable.append(t)
             return
+        for c in cells:
+            swap_cells.append((alhambra[c], swap_fits[codes[c]]))
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
             cache.connected = cache.cut is not None
@@ -689,7 +687,10 @@ class Alhambra(Game):
         if cut is None:
             cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
         else:
-            cache.removable = [t for c, t, code in zip(cells, tiles, tile_codes) if c not in cut and code & 15 != 15]
+            cache.removable = removable = []
+            for c in cells:
+                if c not in cut and codes[c] & 15 != 15:
+                    removable.append(alhambra[c])
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
