@@ -290,7 +290,10 @@ class Alhambra(Game):
         """The buy part of the action-phase list for a ``_purse`` and the building market."""
         acts: list[Action] = []
         every = s.all_payments
-        for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
+        slot = 0
+        for tile in s.market:  # slots 1-4; a zip of three would cost more than it saves
+            values = purse[slot]
+            slot += 1
             if tile is not None and values:
                 buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
                 if buys is None:
