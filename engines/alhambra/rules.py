@@ -307,13 +307,15 @@ class Alhambra(Game):
         acts: list[Action] = []
         add = acts.append
         alhambra = s.alhambras[seat]
-        distinct = []  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
-        if reserve:
-            seen = set()
+        distinct = reserve  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
+        if len(reserve) > 1:
+            distinct = []
+            seen = []  # a few kinds: a list is cheaper than a set
             kinds = _TILE_KIND
             for t in reserve:  # the reserve is kept sorted
-                if kinds[t] not in seen:
-                    seen.add(kinds[t])
+                kind = kinds[t]
+                if kind not in seen:
+                    seen.append(kind)
                     distinct.append(t)
         if distinct:
             front = cache.front_list
