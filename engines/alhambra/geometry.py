@@ -161,8 +161,9 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int
         e = c + step
         code = codes[e] = get(e, 0) ^ delta
         if e not in alhambra:
-            if fits_of[code]:
-                front[e] = fits_of[code]
+            fit = fits_of[code]
+            if fit:
+                front[e] = fit
             elif e in front:
                 del front[e]
     if new is None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from itertools import compress
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
@@ -77,7 +76,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed", "purses",
+        "awards", "cache", "listed", "purses", "takes",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -108,7 +107,7 @@ class AlhambraState:
                 cache.cut = None
         elif new is None:  # a removable tile went: the others stay reachable
             cache.cells.remove(c)
-            cache.edges -= geo.POPCOUNT[geo.passage_mask(code, TILE_WALLS[old])]
+            cache.edges -= geo.PASS_COUNT[code | TILE_WALLS[old] << 12]
             cache.cut = None
         else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
             was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
@@ -176,7 +175,8 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
-        s.purses = [None] * n  # per seat: (the hand, its _purse) of the last legal list
+        s.purses = [None] * n  # per seat: (hand, its _purse, building market, buy actions) of the last legal list
+        s.takes = None  # (the money market, its take actions) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
         rng.shuffle(s.bag)
@@ -230,6 +230,7 @@ class Alhambra(Game):
         s.awards = [[seat, list(tiles)] for seat, tiles in state.awards]
         s.cache = [None] * state.n
         s.purses = [None] * state.n
+        s.takes = None
         s.listed = None
         return s
 
@@ -250,23 +251,15 @@ class Alhambra(Game):
             if seat != s.active:
                 return []
             market = s.money_market
-            acts: list[Action] = _take_actions(market) if market else []
+            takes = s.takes
+            if takes is None or takes[0] != market:
+                takes = s.takes = (market[:], _take_actions(market) if market else [])
             hand = s.hands[seat]
-            if hand:
-                kept = s.purses[seat]
-                if kept is not None and kept[0] == hand:
-                    purse = kept[1]
-                else:
-                    purse = _purse(hand)
-                    s.purses[seat] = (hand[:], purse)
-                every = s.all_payments
-                for slot, tile, values in zip(MARKET_SLOTS, s.market, purse):
-                    if tile is not None and values:
-                        buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
-                        if buys is None:
-                            buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                        if buys:
-                            acts += buys
+            kept = s.purses[seat]
+            if kept is None or kept[2] != s.market or kept[0] != hand:
+                purse = kept[1] if kept is not None and kept[0] == hand else _purse(hand)
+                kept = s.purses[seat] = (hand[:], purse, s.market[:], self._buys(s, purse))
+            acts: list[Action] = takes[1] + kept[3]
             reserve = s.reserves[seat]
             if reserve or len(s.alhambras[seat]) > 1:
                 cache = s.cache[seat]
@@ -292,23 +285,42 @@ class Alhambra(Game):
         s.listed = (seat, acts)
         return acts
 
+    @staticmethod
+    def _buys(s: AlhambraState, purse: tuple[tuple[int, ...], ...]) -> list[Action]:
+        """The buy part of the action-phase list for a ``_purse`` and the building market."""
+        acts: list[Action] = []
+        every = s.all_payments
+        slot = 0
+        for tile in s.market:  # slots 1-4; a zip of three would cost more than it saves
+            values = purse[slot]
+            slot += 1
+            if tile is not None and values:
+                buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                if buys is None:
+                    buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
+                if buys:
+                    acts += buys
+        return acts
+
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
         """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
         acts: list[Action] = []
         add = acts.append
         alhambra = s.alhambras[seat]
-        distinct = []  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
-        if reserve:
-            seen = set()
+        distinct = reserve  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
+        if len(reserve) > 1:
+            distinct = []
+            seen = []  # a few kinds: a list is cheaper than a set
             kinds = _TILE_KIND
             for t in reserve:  # the reserve is kept sorted
-                if kinds[t] not in seen:
-                    seen.add(kinds[t])
+                kind = kinds[t]
+                if kind not in seen:
+                    seen.append(kind)
                     distinct.append(t)
         if distinct:
             front = cache.front_list
-            if front is None:
-                front = s.front_list(seat)
+            if front is None:  # AlhambraState.front_list without its two calls
+                front = cache.front_list = sorted(cache.front.items())
             for tile in distinct:
                 bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                 placed = _REDESIGN_PLACE[tile]
@@ -657,13 +669,22 @@ class Alhambra(Game):
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
-        tiles = list(map(alhambra.__getitem__, cells))
-        tile_codes = list(map(codes.__getitem__, cells))
-        cache.swap_cells = list(zip(tiles, map(geo.SWAP_FITS.__getitem__, tile_codes)))
+        swap_cells = cache.swap_cells = []
+        swap_fits = geo.SWAP_FITS
+        # plain loops: a few cells, where map/zip objects cost more than they save
         if cache.connected and cache.edges == len(cells):
             # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
-            cache.removable = list(compress(tiles, map(geo.LEAF.__getitem__, tile_codes)))
+            leaf = geo.LEAF
+            cache.removable = removable = []
+            for c in cells:
+                t = alhambra[c]
+                code = codes[c]
+                swap_cells.append((t, swap_fits[code]))
+                if leaf[code]:
+                    removable.append(t)
             return
+        for c in cells:
+            swap_cells.append((alhambra[c], swap_fits[codes[c]]))
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
             cache.connected = cache.cut is not None
@@ -671,7 +692,10 @@ class Alhambra(Game):
         if cut is None:
             cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
         else:
-            cache.removable = [t for c, t, code in zip(cells, tiles, tile_codes) if c not in cut and code & 15 != 15]
+            cache.removable = removable = []
+            for c in cells:
+                if c not in cut and codes[c] & 15 != 15:
+                    removable.append(alhambra[c])
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         cache = s.seat_cache(seat)
@@ -851,26 +875,30 @@ _CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for 
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
 _CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # money card -> (currency, value) class
-# the market's classes -> (the positions taken alone, None for all; the picks of 2+ cards)
-_TAKE_RECIPES: dict[tuple[int, ...], tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
+# the market's classes (base 37, class + 1 a digit) -> (the positions taken alone, None for all; the picks of 2+ cards)
+_TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
 
 
 def _take_actions(money_market: list[int]) -> list[Action]:
     """``take_money_actions`` (a new list of the shared action dicts)."""
-    classes = tuple(map(_CLASS.__getitem__, money_market))
-    recipe = _TAKE_RECIPES.get(classes)
+    key = 0  # the market's classes as one int (plain loops: map objects cost more on 4 cards)
+    for c in money_market:
+        key = key * 37 + _CLASS[c] + 1
+    recipe = _TAKE_RECIPES.get(key)
     if recipe is None:
         picks = _picks(money_market)
         singles = tuple(p[0] for p in picks if len(p) == 1)
-        recipe = (None if len(singles) == len(classes) else singles, tuple(p for p in picks if len(p) > 1))
+        recipe = (None if len(singles) == len(money_market) else singles, tuple(p for p in picks if len(p) > 1))
         if len(_TAKE_RECIPES) > 200_000:
             _TAKE_RECIPES.clear()
-        _TAKE_RECIPES[classes] = recipe
+        _TAKE_RECIPES[key] = recipe
     singles, several = recipe
     if singles is None:  # no two equal cards: each card alone, in market order
-        takes = list(map(_TAKE_ONE.__getitem__, money_market))
+        takes = []
+        for c in money_market:
+            takes.append(_TAKE_ONE[c])
     else:
         takes = [_TAKE_ONE[money_market[i]] for i in singles]
     for pick in several:
