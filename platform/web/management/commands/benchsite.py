@@ -10,7 +10,6 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.core.wsgi import get_wsgi_application
 
 from bots.models import Bot, BotVersion
 from players.models import Player
@@ -129,7 +128,9 @@ class Command(BaseCommand):
             raise CommandError("DEBUG is on: measure with DJANGO_DEBUG unset (DJANGO_SECRET_KEY set), as in production")
         server = app = None
         if not url:
-            app = CpuTimed(get_wsgi_application())
+            from arena.wsgi import application  # loading it freezes this process's start-up objects
+
+            app = CpuTimed(application)  # the project's own WSGI application, as production serves it
             # One server thread answers every request in turn, keeping its database connection (CONN_MAX_AGE),
             # as a web worker process does: a thread per request would pay a new connection each time.
             server = make_server("127.0.0.1", 0, app, server_class=WSGIServer, handler_class=_Quiet)
