@@ -3,6 +3,8 @@ alongside, messages larger than a pipe holds; and the protocol bench's like-with
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -22,12 +24,17 @@ for n, line in enumerate(sys.stdin):
 """
 
 
-def _bot(tmp_path, body: str, trusted: bool) -> ProgramBot:
+@contextmanager
+def _bot(tmp_path, body: str, trusted: bool) -> Iterator[ProgramBot]:
+    """A started RAW bot running ``body``, closed when the block ends."""
     indented = "\n".join("    " + line for line in body.strip().splitlines())
     path = write_bot(tmp_path / "b", RAW.replace("{body}", indented))
     bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
-    bot.start("count", 0, 2, {})
-    return bot
+    try:
+        bot.start("count", 0, 2, {})
+        yield bot
+    finally:
+        bot.close()
 
 
 def _modes():
@@ -37,104 +44,86 @@ def _modes():
 @pytest.mark.parametrize("trusted", _modes())
 def test_answer_in_pieces(tmp_path, trusted):
     """An answer written in several pieces is read whole."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 os.write(1, b'{"act')
 time.sleep(0.05)
 os.write(1, b'ion": ')
 time.sleep(0.05)
 os.write(1, b'%d}\\n' % (n % 3))
-""", trusted)
-    try:
+""", trusted) as bot:
         assert [bot.act({}, [1, 2, 3]) for _ in range(4)] == [0, 1, 2, 0]
-    finally:
-        bot.close()
 
 
 @pytest.mark.parametrize("trusted", _modes())
 def test_stderr_alongside_answers(tmp_path, trusted):
     """stderr written before, with and after each answer is kept and never taken for an answer."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 os.write(2, b'thinking %d\\n' % n)
 time.sleep(0.01)
 os.write(2, b'still thinking\\n')
 os.write(1, b'{"action": 1}\\n')
 os.write(2, b'answered %d\\n' % n)
-""", trusted)
-    try:
+""", trusted) as bot:
         assert [bot.act({}, [1, 2, 3]) for _ in range(5)] == [1] * 5
         tail = bot.stderr_tail()
         assert "thinking 0" in tail and "answered 3" in tail and "thinking 4" in tail
-    finally:
-        bot.close()
 
 
 @pytest.mark.parametrize("trusted", _modes())
 def test_output_nobody_asked_for(tmp_path, trusted):
     """A line written after the answer, before the next request, is a protocol fault at that request."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 os.write(1, b'{"action": 0}\\n')
 if n == 1:
     time.sleep(0.05)
     os.write(1, b'{"action": 2}\\n')
-""", trusted)
-    try:
+""", trusted) as bot:
         assert bot.act({}, [1, 2, 3]) == 0
         assert bot.act({}, [1, 2, 3]) == 0
         time.sleep(0.3)  # the stray line is in the pipe now
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "protocol" and "no answer was asked" in info.value.detail
-    finally:
-        bot.close()
 
 
 @pytest.mark.parametrize("trusted", _modes())
 def test_two_lines_in_pieces(tmp_path, trusted):
     """A second line, even one that comes in a later read than the first, is a protocol fault."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 os.write(1, b'{"action": 0}\\n{"act')
 time.sleep(0.05)
 os.write(1, b'ion": 1}\\n')
-""", trusted)
-    try:
+""", trusted) as bot:
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "protocol" and "more than one line" in info.value.detail
-    finally:
-        bot.close()
 
 
 @pytest.mark.parametrize("trusted", _modes())
 def test_messages_larger_than_a_pipe(tmp_path, trusted):
     """An observation of a few hundred KiB (more than the pipe holds) reaches the bot whole."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 import json
 message = json.loads(line)
 os.write(1, b'{"action": %d}\\n' % (len(message["observation"]["pad"]) % 3))
-""", trusted)
-    try:
+""", trusted) as bot:
         for size in (70_000, 300_001, 10):
             assert bot.act({"pad": "x" * size}, [1, 2, 3]) == size % 3
-    finally:
-        bot.close()
 
 
 @pytest.mark.parametrize("trusted", _modes())
 def test_exit_after_answering(tmp_path, trusted):
     """A bot that answers and then exits crashes at the next request, not before."""
-    bot = _bot(tmp_path, """
+    with _bot(tmp_path, """
 os.write(1, b'{"action": 2}\\n')
 if n == 1:
     sys.exit(4)
-""", trusted)
-    try:
+""", trusted) as bot:
         assert bot.act({}, [1, 2, 3]) == 2
         assert bot.act({}, [1, 2, 3]) == 2
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "crash"
-    finally:
-        bot.close()
 
 
 @pytest.mark.sandbox
