@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from bots.models import BotVersion
 from engines.logcodec import decode
@@ -105,13 +105,6 @@ def tournament_series(tournament: Tournament) -> list[dict]:
     return complete
 
 
-def seats_with_bots() -> tuple[Prefetch, Prefetch]:
-    """Prefetches of matches' seats in order with their versions, bots and owners: two queries for a page
-    (seats by match; versions joined to their bots and owners by key)."""
-    return (Prefetch("seats", queryset=MatchSeat.objects.order_by("seat")),
-            Prefetch("seats__bot_version", queryset=BotVersion.objects.select_related("bot__owner")))
-
-
 def matches_of(tournament: Tournament) -> QuerySet:
     """The tournament's matches as values for a table (id, status, moves), in order, never their logs; a
     page of them gets its seats from :func:`with_seats`."""
@@ -125,20 +118,42 @@ def version_labels(version_ids) -> dict[int, str]:
     return {pk: BotVersion.make_label(kind, owner, name, number) for pk, kind, owner, name, number in rows}
 
 
-def with_seats(matches, labels: dict[int, str] | None = None) -> list[dict]:
-    """Match rows (values with "id") with their seats in seat order, each ``{"bot_version", "bot", "label",
-    "place"}`` (place 1 = first; None until finished): one query for the seats, one for the labels not in
-    ``labels`` (a tournament's page passes its entries': they are every seat's)."""
+#: The columns of a match the API shows (lists and the match itself), read as values: never the log.
+MATCH_FIELDS = ("id", "tournament_id", "purpose", "game", "options", "seed", "series", "status", "attempts",
+                "num_moves", "rated", "ruleset", "created_at", "started_at", "finished_at")
+
+
+def with_seats(matches, labels: dict[int, str] | None = None, viewer=None) -> list[dict]:
+    """Match rows (values with "id") with their seats in seat order, each ``{"seat", "bot_version", "bot",
+    "label", "place", "score", "faults", "forfeited", "fault_log", "stderr_tail"}`` (place 1 = first; None
+    until finished). The fault log and stderr tail may quote what the bot printed: they are read for the
+    seats of ``viewer``'s bots only, None for every other seat.
+
+    One query for the seats, one for the labels not in ``labels`` (a tournament's page passes its entries':
+    they are every seat's), one for the viewer's own seats' details if there are any."""
     rows = list(matches)
     seats: dict[int, list] = {row["id"]: [] for row in rows}
     found = (MatchSeat.objects.filter(match_id__in=list(seats)).order_by("match_id", "seat")
-             .values_list("match_id", "bot_version_id", "bot_version__bot_id", "rank"))
-    for match_id, version, bot, rank in found:
-        seats[match_id].append({"bot_version": version, "bot": bot, "place": None if rank is None else rank + 1})
+             .values_list("id", "match_id", "seat", "bot_version_id", "bot_version__bot_id",
+                          "bot_version__bot__owner_id", "rank", "score", "faults", "forfeited"))
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    own: dict[int, dict] = {}
+    for pk, match_id, seat, version, bot, owner, rank, score, faults, forfeited in found:
+        row = {"seat": seat, "bot_version": version, "bot": bot, "place": None if rank is None else rank + 1,
+               "score": score, "faults": faults, "forfeited": forfeited, "fault_log": None, "stderr_tail": None}
+        seats[match_id].append(row)
+        if owner == viewer_id:
+            own[pk] = row
+    if own:
+        for pk, fault_log, stderr_tail in MatchSeat.objects.filter(pk__in=list(own)).values_list(
+                "pk", "fault_log", "stderr_tail"):
+            own[pk].update(fault_log=fault_log, stderr_tail=stderr_tail)
     labels = dict(labels or {})
     labels |= version_labels({seat["bot_version"] for row in seats.values() for seat in row} - labels.keys())
     for row in rows:
-        row["seats"] = [{**seat, "label": labels[seat["bot_version"]]} for seat in seats[row["id"]]]
+        for seat in seats[row["id"]]:
+            seat["label"] = labels[seat["bot_version"]]
+        row["seats"] = seats[row["id"]]
     return rows
 
 

@@ -126,30 +126,41 @@ def test_obtaining_a_token_with_a_password(alice):
 
 
 def test_a_match_reads_as_drfs_own_field_by_field_representation(builtin_versions, settings, alice):
-    """MatchSerializer and SeatSerializer write their fields out for speed: the result must be exactly DRF's
-    (same keys in the same order, same types), for the owner and for anyone else, finished or queued."""
+    """The API reads matches and seats as values (tournaments.selectors.with_seats) and MatchSerializer and
+    SeatSerializer write them out: the result must be exactly DRF's field-by-field walk over the model
+    objects (same keys in the same order, same types), for the owner and for anyone else, finished or queued."""
     from django.contrib.auth.models import AnonymousUser
     from rest_framework import serializers as drf
     from rest_framework.test import APIRequestFactory
 
     from arena_testing import faulty_bot_tournament
     from tournaments.models import Match
-    from tournaments.selectors import seats_with_bots
+    from tournaments.selectors import MATCH_FIELDS, with_seats
     from web.api.serializers import MatchSerializer, SeatSerializer
+
+    class DrfSeat(SeatSerializer):
+        to_representation = drf.ModelSerializer.to_representation
+
+    class DrfMatch(MatchSerializer):
+        seats = DrfSeat(many=True, read_only=True)
+        to_representation = drf.ModelSerializer.to_representation
 
     settings.ARENA = {**settings.ARENA, "TRUSTED_BOTS": True}
     version, _ = faulty_bot_tournament(alice, builtin_versions, seed=5, games=1)
     services.create_tournament(name="queued", game="port_royal", seats=2, seed=3,
                                bot_versions=[version, builtin_versions["random"]])
-    matches = list(Match.objects.prefetch_related(*seats_with_bots()))
+    matches = list(Match.objects.order_by("id").prefetch_related("seats__bot_version__bot__owner"))
     assert {m.status for m in matches} >= {"finished", "queued"}
     assert any(seat.fault_log for m in matches for seat in m.seats.all())
     for user in (alice, AnonymousUser()):
         request = APIRequestFactory().get("/api/matches/")
         request.user = user
-        for match in matches:
-            whole = MatchSerializer(context={"request": request})
-            assert repr(whole.to_representation(match)) == repr(drf.ModelSerializer.to_representation(whole, match))
-            for seat in match.seats.all():
-                one = SeatSerializer(context={"request": request})
-                assert repr(one.to_representation(seat)) == repr(drf.ModelSerializer.to_representation(one, seat))
+        rows = with_seats(Match.objects.order_by("id").values(*MATCH_FIELDS), viewer=user)
+        assert [row["id"] for row in rows] == [m.pk for m in matches]
+        for match, row in zip(matches, rows):
+            context = {"request": request}
+            drf_walk = DrfMatch(match, context=context).data
+            drf_walk["seats"] = sorted(drf_walk["seats"], key=lambda seat: seat["seat"])
+            assert repr(MatchSerializer(row, context=context).data) == repr(drf_walk)
+
+

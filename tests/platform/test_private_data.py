@@ -103,7 +103,7 @@ def test_nothing_the_bot_printed_reaches_anyone_but_its_owner(exposed):
     bot, (validation, played) = exposed
     assert_secret_stays_with_the_owner(bot, [validation, played], owner_sees=[
         f"/api/bots/{bot.pk}/", f"/bots/{bot.pk}/", f"/matches/{played.pk}/", f"/api/matches/{played.pk}/",
-        f"/matches/{validation.pk}/"])
+        f"/matches/{validation.pk}/", "/api/matches/", f"/api/matches/?tournament={played.tournament_id}"])
 
 
 def test_validation_matches_are_the_owners_only(exposed):

@@ -35,6 +35,11 @@ def estimated_count(queryset) -> int:
     return capped if capped <= EXACT_COUNT_UP_TO else max(EXACT_COUNT_UP_TO + 1, estimate)
 
 
+def _key(row) -> int:
+    """The id of a listed row: a model object, or values with "id"."""
+    return row["id"] if isinstance(row, dict) else row.pk
+
+
 class Page(LimitOffsetPagination):
     """Limit/offset pages, strict about their parameters (DRF's silently falls back or overflows the database)."""
 
@@ -89,15 +94,15 @@ class KeysetPage(Page):
             rows = list(queryset.filter(pk__gt=after).order_by("pk")[self.offset:end])
             self.newer = len(rows) > self.limit
             rows = rows[:self.limit][::-1]
-            self.older = bool(rows) and queryset.filter(pk__lt=rows[-1].pk).exists()
+            self.older = bool(rows) and queryset.filter(pk__lt=_key(rows[-1])).exists()
         else:
             rows = list((queryset if before is None else queryset.filter(pk__lt=before)).order_by("-pk")[self.offset:end])
             self.older = len(rows) > self.limit
             rows = rows[:self.limit]
             self.newer = (bool(rows) and (before is not None or self.offset > 0)
-                          and queryset.filter(pk__gt=rows[0].pk).exists())
-        self.first_key = rows[0].pk if rows else None
-        self.last_key = rows[-1].pk if rows else None
+                          and queryset.filter(pk__gt=_key(rows[0])).exists())
+        self.first_key = _key(rows[0]) if rows else None
+        self.last_key = _key(rows[-1]) if rows else None
         return rows
 
     def _url(self, key_param: str, key: int) -> str:

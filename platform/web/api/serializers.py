@@ -105,14 +105,15 @@ class SeatSerializer(serializers.ModelSerializer):
     def get_stderr_tail(self, obj: MatchSeat) -> str | None:
         return obj.stderr_tail if is_owner(self.context, obj.bot_version.bot.owner_id) else None
 
-    def to_representation(self, seat: MatchSeat) -> dict:
-        # The fields above written out: a page of 50 matches has 200 seats, and DRF's field-by-field walk
-        # was most of its time. tests/platform/test_api.py checks this equals DRF's own representation.
-        own = is_owner(self.context, seat.bot_version.bot.owner_id)
-        return {"seat": seat.seat, "bot_version": seat.bot_version_id, "label": seat.bot_version.label,
-                "place": self.get_place(seat), "score": None if seat.score is None else float(seat.score),
-                "faults": seat.faults, "forfeited": seat.forfeited,
-                "fault_log": seat.fault_log if own else None, "stderr_tail": seat.stderr_tail if own else None}
+    def to_representation(self, seat: dict) -> dict:
+        # A seat as tournaments.selectors.with_seats reads it (values, the owner-only fields already None for
+        # others), written out: DRF's field-by-field walk over model objects was most of a list's time.
+        # tests/platform/test_api.py checks this equals DRF's own representation of the model.
+        score = seat["score"]
+        return {"seat": seat["seat"], "bot_version": seat["bot_version"], "label": seat["label"],
+                "place": seat["place"], "score": None if score is None else float(score),
+                "faults": seat["faults"], "forfeited": seat["forfeited"],
+                "fault_log": seat["fault_log"], "stderr_tail": seat["stderr_tail"]}
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -126,17 +127,18 @@ class MatchSerializer(serializers.ModelSerializer):
         fields = ["id", "tournament", "purpose", "game", "options", "seed", "series", "status", "attempts",
                   "num_moves", "rated", "ruleset", "created_at", "started_at", "finished_at", "seats"]
 
-    def to_representation(self, match: Match) -> dict:
-        # As SeatSerializer's: the same fields and values as DRF's walk (tested), without its per-field cost.
+    def to_representation(self, match: dict) -> dict:
+        # A match as tournaments.selectors.with_seats reads it (MATCH_FIELDS as values, with its seats): the
+        # same fields and values as DRF's walk over the model (tested), without the model objects.
         moment = self.fields["created_at"].to_representation
-        seats = self.fields["seats"].child
-        return {"id": match.pk, "tournament": match.tournament_id, "purpose": match.purpose, "game": match.game,
-                "options": match.options, "seed": match.seed, "series": match.series, "status": match.status,
-                "attempts": match.attempts, "num_moves": match.num_moves, "rated": match.rated,
-                "ruleset": match.ruleset, "created_at": moment(match.created_at),
-                "started_at": match.started_at and moment(match.started_at),
-                "finished_at": match.finished_at and moment(match.finished_at),
-                "seats": [seats.to_representation(seat) for seat in match.seats.all()]}
+        seat = self.fields["seats"].child.to_representation
+        started, finished = match["started_at"], match["finished_at"]
+        return {"id": match["id"], "tournament": match["tournament_id"], "purpose": match["purpose"],
+                "game": match["game"], "options": match["options"], "seed": match["seed"], "series": match["series"],
+                "status": match["status"], "attempts": match["attempts"], "num_moves": match["num_moves"],
+                "rated": match["rated"], "ruleset": match["ruleset"], "created_at": moment(match["created_at"]),
+                "started_at": started and moment(started), "finished_at": finished and moment(finished),
+                "seats": [seat(one) for one in match["seats"]]}
 
 
 class EntrySerializer(serializers.Serializer):

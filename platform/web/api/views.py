@@ -19,8 +19,8 @@ from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
 from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, Tournament
-from tournaments.selectors import (entry_labels, match_log, public_log, seats_with_bots, tournament_progress,
-                                   tournament_series, tournament_standings, visible_matches)
+from tournaments.selectors import (MATCH_FIELDS, entry_labels, match_log, public_log, tournament_progress,
+                                   tournament_series, tournament_standings, visible_matches, with_seats)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
@@ -263,11 +263,8 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
     pagination_class = KeysetPage
 
     def get_queryset(self):
+        # The log is in its own table (tournaments.selectors.match_log): lists and the match never read it.
         qs = visible_matches(self.request.user).order_by("-id")
-        if self.action in ("log", "frames"):
-            return qs
-        # Lists and the match itself never read the log (its own table: tournaments.selectors.match_log).
-        qs = qs.prefetch_related(*seats_with_bots())
         if self.action != "list":
             return qs
         tournament = query_int(self.request, "tournament", None, 0)
@@ -280,6 +277,18 @@ class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
         if match_status:
             qs = qs.filter(status=match_status)
         return qs
+
+    def list(self, request, *args, **kwargs):
+        # Values, not model objects: a page of 50 matches and 200 seats as objects (and their prefetch
+        # caches, which Python's collector then scans) was most of the list's time at a million matches.
+        page = self.paginate_queryset(self.get_queryset().values(*MATCH_FIELDS))
+        rows = with_seats(page, viewer=request.user)
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
+
+    def retrieve(self, request, *args, **kwargs):
+        match = self.get_object()
+        row = with_seats([{name: getattr(match, name) for name in MATCH_FIELDS}], viewer=request.user)[0]
+        return Response(self.get_serializer(row).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
