@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from arena.caching import cache_get, cache_set
 from bots.models import Bot, BotVersion
 from tournaments.models import Match, MatchSeat
-from tournaments.selectors import PUBLIC_FAULT_KEYS
+from tournaments.selectors import PUBLIC_FAULT_KEYS, with_seats
 
 #: Head-to-head and the faults list look at the bot's seats in its most recent matches only.
 RECORD_WINDOW = 500
@@ -31,12 +31,8 @@ RECORD_WINDOW = 500
 RECORD_SECONDS = 30
 #: The most seats a match has (a tournament seats at most 8): a page of seats can always end a match.
 MAX_SEATS = 8
-#: Columns of a match that the bot's pages show (never its log).
-MATCH_FIELDS = ("id", "purpose", "game", "status", "rated", "ruleset", "finished_at", "tournament__name")
-#: Columns of a seat and its bot version that a row shows (never stderr; fault_log only where asked).
-SEAT_FIELDS = ("id", "match", "seat", "rank", "score", "faults", "forfeited", "bot_version__number",
-               "bot_version__kind", "bot_version__bot_id", "bot_version__bot__name",
-               "bot_version__bot__owner__username")
+#: Columns of a match that the bot's pages show (never its log); its tournament's name comes as well.
+MATCH_FIELDS = ("id", "tournament_id", "purpose", "status", "rated", "finished_at")
 
 
 def is_owner(bot: Bot, user) -> bool:
@@ -50,15 +46,17 @@ def seat_place(rank: int | None) -> int | None:
 
 @dataclass
 class MatchRow:
-    """One seat of the bot in one match, with the match and the other seats."""
+    """One seat of the bot in one match, with the match and the other seats, as values: ``match`` has
+    MATCH_FIELDS and "tournament_name"; ``seat`` and each of ``opponents`` are seats as
+    :func:`tournaments.selectors.with_seats` reads them (the details of faults for the viewer's own seats only)."""
 
-    match: Match
-    seat: MatchSeat
-    opponents: list[MatchSeat] = field(default_factory=list)
+    match: dict
+    seat: dict
+    opponents: list[dict] = field(default_factory=list)
 
     @property
     def place(self) -> int | None:
-        return seat_place(self.seat.rank)
+        return self.seat["place"]
 
 
 @dataclass
@@ -72,15 +70,18 @@ class HeadToHead:
     ties: int
 
 
-def match_rows(seats: list[MatchSeat]) -> list[MatchRow]:
-    """The rows of these seats (one query for their matches, one for the other seats of those matches)."""
-    match_ids = {s.match_id for s in seats}
-    matches = Match.objects.select_related("tournament").only(*MATCH_FIELDS).in_bulk(match_ids)
-    table = defaultdict(list)
-    for other in (MatchSeat.objects.filter(match_id__in=match_ids).select_related("bot_version__bot__owner")
-                  .only(*SEAT_FIELDS).order_by("match_id", "seat")):
-        table[other.match_id].append(other)
-    return [MatchRow(matches[s.match_id], s, [o for o in table[s.match_id] if o.pk != s.pk]) for s in seats]
+def match_rows(page: list[tuple[int, int]], viewer) -> list[MatchRow]:
+    """The rows of these (match id, seat number) pairs: one query for the matches, one for their seats, one
+    for the seats' labels (and one for the fault logs of the viewer's own seats, if any; never stderr)."""
+    matches = Match.objects.filter(pk__in={match_id for match_id, _ in page}).values(
+        *MATCH_FIELDS, tournament_name=F("tournament__name"))
+    by_id = {match["id"]: match for match in with_seats(matches, viewer=viewer, private=("fault_log",))}
+    rows = []
+    for match_id, number in page:
+        match = by_id[match_id]
+        mine = next(seat for seat in match["seats"] if seat["seat"] == number)
+        rows.append(MatchRow(match, mine, [seat for seat in match["seats"] if seat is not mine]))
+    return rows
 
 
 class BotRecord:
@@ -89,6 +90,7 @@ class BotRecord:
 
     def __init__(self, bot: Bot, user, version_ids: Iterable[int] | None = None):
         self.bot = bot
+        self.viewer = user
         self.owner = is_owner(bot, user)
         if version_ids is None:
             version_ids = BotVersion.objects.filter(bot_id=bot.pk).order_by().values_list("id", flat=True)
@@ -124,16 +126,14 @@ class BotRecord:
         """About ``limit`` of the bot's seats in its most recent matches older than match ``before`` (keyset
         paging), and the ``before`` of the next page (None: no more). A page never splits a match: it ends
         with every seat of the bot in its last match."""
-        fetched = self.newest(("match_id", "seat", "id"), limit + MAX_SEATS, before=before)
+        fetched = self.newest(("match_id", "seat"), limit + MAX_SEATS, before=before)
         page = fetched[:limit]
         for row in fetched[limit:]:
             if row[0] != page[-1][0]:
                 break
             page.append(row)
         following = page[-1][0] if len(fetched) > len(page) else None
-        seats = (MatchSeat.objects.select_related("bot_version__bot__owner").only(*SEAT_FIELDS, "fault_log")
-                 .in_bulk([row[2] for row in page]))
-        return match_rows([seats[row[2]] for row in page]), following
+        return match_rows(page, self.viewer), following
 
     def window_start(self) -> int | None:
         """The oldest match id among the bot's newest ``RECORD_WINDOW`` visible seats (None: fewer seats)."""

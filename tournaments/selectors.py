@@ -123,31 +123,37 @@ MATCH_FIELDS = ("id", "tournament_id", "purpose", "game", "options", "seed", "se
                 "num_moves", "rated", "ruleset", "created_at", "started_at", "finished_at")
 
 
-def with_seats(matches, labels: dict[int, str] | None = None, viewer=None) -> list[dict]:
-    """Match rows (values with "id") with their seats in seat order, each ``{"seat", "bot_version", "bot",
-    "label", "place", "score", "faults", "forfeited", "fault_log", "stderr_tail"}`` (place 1 = first; None
-    until finished). The fault log and stderr tail may quote what the bot printed: they are read for the
-    seats of ``viewer``'s bots only, None for every other seat.
+#: A seat's columns that may quote what its bot printed: read for the viewer's own seats only.
+PRIVATE_SEAT_FIELDS = ("fault_log", "stderr_tail")
+
+
+def with_seats(matches, labels: dict[int, str] | None = None, viewer=None,
+               private: tuple[str, ...] = PRIVATE_SEAT_FIELDS) -> list[dict]:
+    """Match rows (values with "id") with their seats in seat order, each ``{"id", "seat", "bot_version",
+    "number", "bot", "label", "place", "score", "faults", "forfeited", "fault_log", "stderr_tail"}`` (the
+    seat's id, its version's id and number; place 1 = first, None until finished). The fault log and stderr
+    tail may quote what the bot printed: those named in ``private`` are read for the seats of ``viewer``'s
+    bots only; they are None for every other seat.
 
     One query for the seats, one for the labels not in ``labels`` (a tournament's page passes its entries':
     they are every seat's), one for the viewer's own seats' details if there are any."""
     rows = list(matches)
     seats: dict[int, list] = {row["id"]: [] for row in rows}
     found = (MatchSeat.objects.filter(match_id__in=list(seats)).order_by("match_id", "seat")
-             .values_list("id", "match_id", "seat", "bot_version_id", "bot_version__bot_id",
+             .values_list("id", "match_id", "seat", "bot_version_id", "bot_version__number", "bot_version__bot_id",
                           "bot_version__bot__owner_id", "rank", "score", "faults", "forfeited"))
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     own: dict[int, dict] = {}
-    for pk, match_id, seat, version, bot, owner, rank, score, faults, forfeited in found:
-        row = {"seat": seat, "bot_version": version, "bot": bot, "place": None if rank is None else rank + 1,
-               "score": score, "faults": faults, "forfeited": forfeited, "fault_log": None, "stderr_tail": None}
+    for pk, match_id, seat, version, number, bot, owner, rank, score, faults, forfeited in found:
+        row = {"id": pk, "seat": seat, "bot_version": version, "number": number, "bot": bot,
+               "place": None if rank is None else rank + 1, "score": score, "faults": faults,
+               "forfeited": forfeited, "fault_log": None, "stderr_tail": None}
         seats[match_id].append(row)
         if owner == viewer_id:
             own[pk] = row
-    if own:
-        for pk, fault_log, stderr_tail in MatchSeat.objects.filter(pk__in=list(own)).values_list(
-                "pk", "fault_log", "stderr_tail"):
-            own[pk].update(fault_log=fault_log, stderr_tail=stderr_tail)
+    if own and private:
+        for details in MatchSeat.objects.filter(pk__in=list(own)).order_by().values("pk", *private):
+            own[details.pop("pk")].update(details)
     labels = dict(labels or {})
     labels |= version_labels({seat["bot_version"] for row in seats.values() for seat in row} - labels.keys())
     for row in rows:

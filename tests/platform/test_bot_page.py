@@ -133,11 +133,12 @@ def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builti
         tournament_services.run_match(match.pk)
     everyone = list(MatchSeat.objects.filter(bot_version__bot=record["bot"], match__purpose="tournament")
                     .order_by("-match_id", "seat").values_list("pk", flat=True))
+    assert len(everyone) > len(set(MatchSeat.objects.filter(pk__in=everyone).values_list("match_id", flat=True)))
     for limit in (1, 2, 3):
         seen, before = [], None
         while True:
             rows, before_next = BotRecord(record["bot"], None).recent_matches(before=before, limit=limit)
-            seen += [r.seat.pk for r in rows]
+            seen += [r.seat["id"] for r in rows]
             if before_next is None:
                 break
             assert rows  # a page is never empty while older matches remain
@@ -145,8 +146,8 @@ def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builti
             assert len(seen) <= len(everyone)
         assert seen == everyone, limit
     # The match holding both versions: each row shows the other version among the other seats.
-    both = next(r for r in BotRecord(record["bot"], None).recent_matches()[0] if r.match.tournament_id == t.pk)
-    assert {o.bot_version_id for o in both.opponents} >= {record["version"].pk, v2.pk} - {both.seat.bot_version_id}
+    both = next(r for r in BotRecord(record["bot"], None).recent_matches()[0] if r.match["tournament_id"] == t.pk)
+    assert {o["bot_version"] for o in both.opponents} >= {record["version"].pk, v2.pk} - {both.seat["bot_version"]}
 
 
 def test_head_to_head_counts_places_from_the_seats(record):

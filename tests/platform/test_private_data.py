@@ -16,7 +16,8 @@ SECRET = "SECRET-7731"  # what the bot printed (stderr) or answered on stdout (q
 def pages(bot: Bot, matches: list[Match]) -> list[str]:
     """Every public URL that shows the bot, its versions or its matches."""
     game = bot.game
-    urls = [f"/api/bots/{bot.pk}/", f"/api/bots/?game={game}", "/api/bots/", "/api/matches/",
+    urls = [f"/api/bots/{bot.pk}/", f"/api/bots/{bot.pk}/matches/", f"/api/bots/?game={game}", "/api/bots/",
+            "/api/matches/",
             f"/api/matches/?game={game}", f"/api/leaderboards/{game}/", "/api/tournaments/",
             f"/bots/{bot.pk}/", f"/games/{game}/", "/", "/tournaments/"]
     for match in matches:
@@ -103,7 +104,8 @@ def test_nothing_the_bot_printed_reaches_anyone_but_its_owner(exposed):
     bot, (validation, played) = exposed
     assert_secret_stays_with_the_owner(bot, [validation, played], owner_sees=[
         f"/api/bots/{bot.pk}/", f"/bots/{bot.pk}/", f"/matches/{played.pk}/", f"/api/matches/{played.pk}/",
-        f"/matches/{validation.pk}/", "/api/matches/", f"/api/matches/?tournament={played.tournament_id}"])
+        f"/matches/{validation.pk}/", "/api/matches/", f"/api/matches/?tournament={played.tournament_id}",
+        f"/api/bots/{bot.pk}/matches/"])
 
 
 def test_validation_matches_are_the_owners_only(exposed):

@@ -4,6 +4,7 @@ from rest_framework import serializers
 from bots.models import Bot, BotVersion
 from engines.games import GAME_IDS
 from ratings.models import Rating
+from tournaments.bot_selectors import MatchRow
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -299,36 +300,43 @@ class TournamentDetailSerializer(TournamentSerializer):
 
 class OpponentSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    bot_version = serializers.IntegerField(source="bot_version_id")
-    label = serializers.CharField(source="bot_version.label")
-    place = serializers.SerializerMethodField(help_text="1 = first; null until the match is finished")
-
-    def get_place(self, seat: MatchSeat) -> int | None:
-        return None if seat.rank is None else seat.rank + 1
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True, help_text="1 = first; null until the match is finished")
 
 
 class BotMatchSerializer(serializers.Serializer):
     """A seat of the bot in one of its matches (newest first), with the match and the other seats. Fault
     counts are public; the faults' details are the owner's only (``null`` for everyone else)."""
 
-    match = serializers.IntegerField(source="match.pk")
-    tournament = serializers.IntegerField(source="match.tournament_id", allow_null=True)
-    purpose = serializers.CharField(source="match.purpose")
-    status = serializers.CharField(source="match.status")
-    rated = serializers.BooleanField(source="match.rated")
-    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
-    seat = serializers.IntegerField(source="seat.seat")
-    bot_version = serializers.IntegerField(source="seat.bot_version_id")
-    label = serializers.CharField(source="seat.bot_version.label")
+    match = serializers.IntegerField()
+    tournament = serializers.IntegerField(allow_null=True)
+    purpose = serializers.CharField()
+    status = serializers.CharField()
+    rated = serializers.BooleanField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    seat = serializers.IntegerField()
+    bot_version = serializers.IntegerField()
+    label = serializers.CharField()
     place = serializers.IntegerField(allow_null=True, help_text="1 = first (a tie shares the better place); null "
                                                                 "until the match is finished")
-    faults = serializers.IntegerField(source="seat.faults")
-    forfeited = serializers.BooleanField(source="seat.forfeited")
-    fault_log = serializers.SerializerMethodField()
+    faults = serializers.IntegerField()
+    forfeited = serializers.BooleanField()
+    fault_log = serializers.ListField(child=serializers.DictField(), allow_null=True)
     opponents = OpponentSeatSerializer(many=True)
 
-    def get_fault_log(self, row) -> list[dict] | None:
-        return row.seat.fault_log if is_owner(self.context, row.seat.bot_version.bot.owner_id) else None
+    def to_representation(self, row: MatchRow) -> dict:
+        # A tournaments.bot_selectors.MatchRow (values; the details of faults already None but for the
+        # viewer's own seats), written out as the fields above say.
+        match, seat, finished = row.match, row.seat, row.match["finished_at"]
+        return {"match": match["id"], "tournament": match["tournament_id"], "purpose": match["purpose"],
+                "status": match["status"], "rated": match["rated"],
+                "finished_at": finished and self.fields["finished_at"].to_representation(finished),
+                "seat": seat["seat"], "bot_version": seat["bot_version"], "label": seat["label"],
+                "place": seat["place"], "faults": seat["faults"], "forfeited": seat["forfeited"],
+                "fault_log": seat["fault_log"],
+                "opponents": [{"seat": other["seat"], "bot_version": other["bot_version"], "label": other["label"],
+                               "place": other["place"]} for other in row.opponents]}
 
 
 class BotMatchPageSerializer(serializers.Serializer):
