@@ -5,10 +5,14 @@ answers ``start`` and ``act`` with exactly one JSON object per line on its stdou
 on stdout (diagnostics go to stderr). ``end`` has no answer: the bot exits.
 
     host -> bot  {"type": "start", "protocol": 1, "game": ..., "seat": ..., "num_players": ...,
-                  "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}, "tables": {...}}
-    bot -> host  {"ready": true, "protocol": 1}
+                  "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}, "tables": {...},
+                  "features": ["delta"]}
+    bot -> host  {"ready": true, "protocol": 1}        (or ..., "features": ["delta"]} to opt in)
     host -> bot  {"type": "act", "move": n, "observation": {...}, "legal_actions": [...],
                   "time_left_ms": t}
+              or, to a bot that opted in to "delta", after its first decision:
+                 {"type": "act", "move": n, ["keys": [all top-level keys, when they changed],]
+                  "delta": {changed top-level keys}, ["legal_actions": [...] when changed,] "time_left_ms": t}
     bot -> host  {"action": i}            (i: index into legal_actions)
     host -> bot  {"type": "end", "outcome": {"ranks": [...], "scores": [...]}, "seat": s}
 
@@ -27,6 +31,8 @@ except ImportError:  # pragma: no cover - only without the dependency installed
     orjson = None
 
 PROTOCOL_VERSION = 1
+#: optional features the host offers in ``start``; a bot opts in by naming them in its ``ready``
+FEATURES = ("delta",)
 #: the longest answer line a bot may write (an answer is ``{"action": 12}``; this is generous).
 MAX_ANSWER_BYTES = 64 * 1024
 
@@ -76,7 +82,7 @@ def start_message(game_id: str, seat: int, num_players: int, options: Mapping[st
     return {"type": "start", "protocol": PROTOCOL_VERSION, "game": game_id, "seat": seat,
             "num_players": num_players, "options": dict(options),
             "limits": {"move_ms": move_ms, "match_ms": match_ms},
-            "tables": game_tables(game_id, num_players, options)}
+            "tables": game_tables(game_id, num_players, options), "features": list(FEATURES)}
 
 
 def game_tables(game_id: str, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,7 +123,8 @@ def _parse_object(line: bytes) -> dict[str, Any]:
 
 
 def parse_ready(line: bytes) -> dict[str, Any]:
-    """Check the answer to ``start``: ``{"ready": true, "protocol": 1}``."""
+    """Check the answer to ``start``: ``{"ready": true, "protocol": 1}``, optionally with
+    ``"features": [...]``, a list of distinct features from ``FEATURES`` (anything else is refused)."""
     value = _parse_object(line)
     if value.get("ready") is not True:
         raise ProtocolError("protocol", f'expected {{"ready": true, "protocol": {PROTOCOL_VERSION}}} after start, '
@@ -125,7 +132,97 @@ def parse_ready(line: bytes) -> dict[str, Any]:
     if value.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         raise ProtocolError("protocol", f"bot speaks protocol {value.get('protocol')!r}, "
                                         f"the host speaks {PROTOCOL_VERSION}")
+    features = value.get("features", [])
+    if (not isinstance(features, list) or len(features) > len(FEATURES)
+            or any(not isinstance(f, str) or f not in FEATURES for f in features)
+            or len(set(features)) != len(features)):
+        raise ProtocolError("protocol", f'"features" must be a list of distinct features the host offers '
+                                        f"({', '.join(FEATURES)}), got {str(features)[:80]!r}")
     return value
+
+
+def encode_value(value: Any) -> bytes:
+    """One JSON value as ``encode`` writes it inside a message (no newline)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value)
+        except TypeError:
+            pass
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            pass
+    return _dumps(value).encode("utf-8")
+
+
+_SCALARS = (int, str, float, bool, type(None))
+
+
+class DeltaEncoder:
+    """The host's side of the ``delta`` feature, for one bot process (a new one after a restart).
+
+    ``encode`` returns the ``act`` line to send. The first decision gets the whole message (byte
+    for byte what ``encode(act_message(...))`` writes); every later one
+    ``{"type":"act","move":n,["keys":[...],]"delta":{...},["legal_actions":[...],]"time_left_ms":t}``:
+    ``delta`` holds the top-level keys of the observation whose JSON differs from the last one sent
+    (and keys the last one did not have), ``keys`` (only when they changed) all the keys in order,
+    ``legal_actions`` is left out when its JSON is the same as last time. Changes are found on the
+    encoded bytes (scalars by type and value), never by keeping the engine's objects, which it may
+    change in place later.
+    """
+
+    def __init__(self) -> None:
+        self._keys: tuple[Any, ...] | None = None
+        self._values: dict[Any, Any] = {}  # per key: the scalar sent, or the bytes of a container
+        self._legal: bytes | None = None
+        self._names: dict[str, bytes] = {}  # key -> b'"key":'
+
+    def encode(self, observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None,
+               move: int) -> bytes:
+        """The ``act`` line for this decision (whole or delta, see the class)."""
+        keys = tuple(observation)
+        values, names = self._values, self._names
+        whole = self._keys is None
+        new_keys = not whole and keys != self._keys
+        if new_keys:  # the bot's observation lacks the keys the last one had not: send them anyway
+            for key in set(keys).difference(self._keys):
+                values.pop(key, None)
+        parts = []
+        for key, value in observation.items():
+            kind = type(value)
+            if kind in _SCALARS:
+                if not whole:
+                    old = values.get(key, values)
+                    if type(old) is kind and old == value:
+                        continue
+                values[key] = value
+                data = encode_value(value)
+            else:
+                data = encode_value(value)
+                if not whole and values.get(key) == data:
+                    continue
+                values[key] = data
+            name = names.get(key)
+            if name is None:
+                if type(key) is not str:  # not a JSON key as is: whole messages from now on
+                    self.__init__()
+                    return encode(act_message(observation, legal_actions, time_left_ms, move))
+                name = names[key] = encode_value(key) + b":"
+            parts.append(name + data)
+        legal = encode_value(legal_actions)
+        tail = b'"time_left_ms":' + encode_value(time_left_ms) + b"}\n"
+        self._keys = keys
+        if whole:
+            self._legal = legal
+            return b'{"type":"act","move":%d,"observation":{%s},"legal_actions":%s,%s' % (
+                move, b",".join(parts), legal, tail)
+        head = b'{"type":"act","move":%d,' % move
+        if new_keys:
+            head += b'"keys":' + encode_value(keys) + b","
+        if legal == self._legal:
+            return b'%s"delta":{%s},%s' % (head, b",".join(parts), tail)
+        self._legal = legal
+        return b'%s"delta":{%s},"legal_actions":%s,%s' % (head, b",".join(parts), legal, tail)
 
 
 def parse_answer(line: bytes, num_legal: int) -> int:

@@ -1,4 +1,5 @@
-"""``ProgramBot``: a bot program run as its own process, in the bubblewrap sandbox, over protocol 1.
+"""``ProgramBot``: a bot program run as its own process, in the bubblewrap sandbox, over protocol 1
+(with observation deltas to a program that asks for them in its ``ready``: ``protocol.DeltaEncoder``).
 
 The sandbox (bubblewrap, Debian package ``bubblewrap``):
 
@@ -197,6 +198,7 @@ class ProgramBot(Bot):
         self._stderr_total = 0
         self._start_msg: dict[str, Any] | None = None
         self._moves = 0
+        self._delta: protocol.DeltaEncoder | None = None  # when the running program opted in to deltas
         self.restarts = 0
         self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
         problem = None if trusted else sandbox_problem()
@@ -246,9 +248,12 @@ class ProgramBot(Bot):
         if time_left_ms is not None:
             limit = min(limit, max(int(time_left_ms), 0))
         self._check_silent()
-        message = protocol.act_message(observation, legal_actions, time_left_ms, self._moves)
+        if self._delta is not None:
+            data = self._delta.encode(observation, legal_actions, time_left_ms, self._moves)
+        else:
+            data = protocol.encode(protocol.act_message(observation, legal_actions, time_left_ms, self._moves))
         self._moves += 1
-        line = self._exchange(protocol.encode(message), limit, "decision")
+        line = self._exchange(data, limit, "decision")
         try:
             return protocol.parse_answer(line, len(legal_actions))
         except protocol.ProtocolError as exc:
@@ -342,14 +347,17 @@ class ProgramBot(Bot):
         data = protocol.encode(config) + protocol.encode(self._start_msg)
         line = self._exchange(data, self.limits.start_ms, "start")
         try:
-            protocol.parse_ready(line)
+            ready = protocol.parse_ready(line)
         except protocol.ProtocolError as exc:
             self._kill()
             raise BotFault(exc.kind, exc.detail, self.stderr_tail()) from None
+        # a fresh encoder per process: its first decision is sent whole
+        self._delta = protocol.DeltaEncoder() if "delta" in ready.get("features", ()) else None
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
         self._poller = None
+        self._delta = None
         if proc is None:
             return
         try:

@@ -19,6 +19,18 @@ Optional hooks: ``run(act, start=on_start, end=on_end)``; ``on_start(match)`` is
 ``on_end(outcome)`` with ``{"ranks": [...], "scores": [...]}`` (ranks are 0-based as in the protocol:
 rank 0 is first place, shown to people as place 1).
 
+Observation deltas (opt-in, faster): ``run(act, deltas=True)`` asks the host to send, after the
+first decision, only the top-level parts of the observation that changed (and the legal actions
+only when they changed); the SDK merges them and still calls ``act`` with the whole observation,
+equal (``==``) to the one it would have got without deltas. The contract you accept: parts that
+did not change are the very objects handed to you at an earlier decision. Each call gets a new
+top-level dict and a new legal-actions list, so adding, replacing or deleting top-level keys, or
+reordering the list, is safe; but treat everything nested inside (the lists and dicts in the
+observation, the action objects) as read-only: change one in place and later observations would
+show your change. Copy what you want to change (``copy.deepcopy``). Without ``deltas=True`` every
+message is whole and every object is new, as before; a host that does not offer deltas is served
+whole messages either way.
+
 Standard library only: this file is all a bot needs (inside the sandbox it is on the path). Where
 orjson can be imported (in the arena's sandbox it can) the SDK decodes the host's messages with it,
 about three times faster than ``json``; the result is the same.
@@ -91,11 +103,14 @@ def _decode(line: bytes) -> Any:
 
 
 def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None = None,
-        end: Callable[[dict], None] | None = None, stdin: Any = None, stdout: Any = None) -> None:
+        end: Callable[[dict], None] | None = None, stdin: Any = None, stdout: Any = None,
+        deltas: bool = False) -> None:
     """Serve one match: answer every ``act`` with ``act(observation, legal_actions)``.
 
     Returns after the ``end`` message (or when the host closes stdin). ``stdin``/``stdout`` are
-    for tests (binary streams); by default the process's own are used.
+    for tests (binary streams); by default the process's own are used. ``deltas=True`` asks for
+    observation deltas (see the module's docstring: unchanged nested parts are shared with earlier
+    decisions, so treat them as read-only).
     """
     global match
     if stdout is None:
@@ -105,13 +120,27 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     write = stdout.write
     flush = getattr(stdout, "flush", None)
     dumps = json.dumps
+    observation: dict = {}  # with deltas: the whole observation so far (the SDK's own top-level dict)
+    legal: list = []
     for line in stdin:
         message = _decode(line)
         kind = message.get("type")
         if kind == "act":
             match.time_left_ms = message.get("time_left_ms")
             match.move = message.get("move", 0)
-            index = act(message["observation"], message["legal_actions"])
+            if not deltas:
+                index = act(message["observation"], message["legal_actions"])
+            else:
+                if "delta" not in message:
+                    observation = message["observation"]
+                elif "keys" not in message:
+                    observation.update(message["delta"])  # the same keys in the same order as last time
+                else:  # other keys: rebuilt in the host's order
+                    delta, last = message["delta"], observation
+                    observation = {key: delta[key] if key in delta else last[key] for key in message["keys"]}
+                legal = message.get("legal_actions", legal)
+                # new top-level containers for the bot: what it does to them cannot reach the SDK's
+                index = act(dict(observation), list(legal))
             write(b'{"action":%d}\n' % int(index))
         elif kind == "start":
             if message.get("protocol") != PROTOCOL:
@@ -120,7 +149,12 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             match = Match(message)
             if start is not None:
                 start(match)
-            write((dumps({"ready": True, "protocol": PROTOCOL}) + "\n").encode())
+            ready: dict[str, Any] = {"ready": True, "protocol": PROTOCOL}
+            # deltas only when the host offers them; the first act after (re)start is always whole
+            deltas = deltas and "delta" in (message.get("features") or ())
+            if deltas:
+                ready["features"] = ["delta"]
+            write((dumps(ready) + "\n").encode())
         elif kind == "end":
             if end is not None:
                 end(message.get("outcome") or {})
