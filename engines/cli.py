@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--options", type=_json_arg, default={})
     bench.add_argument("--compare", metavar="ENGINE", help="also run another engine side by side (catan: catanatron)")
     bench.add_argument("--protocol", action="store_true",
-                       help="per-decision overhead of a trivial bot through the sandbox vs a raw pipe")
+                       help="per-decision overhead of a trivial bot through the sandbox vs a raw pipe (a synthetic "
+                            "message, then real observations of each game (--game: one), whole and delta)")
     bench.add_argument("--language", choices=["python", "node"], default="python",
                        help="with --protocol: the language of the trivial bot")
     return parser
@@ -178,9 +179,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engines.bench import bench_game
 
     if args.protocol:
-        from engines.sandbox.bench import bench_protocol
+        from engines.sandbox.bench import bench_protocol, bench_protocol_game
 
-        print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)))
+        print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)), flush=True)
+        if args.language == "python":  # real observations, whole and delta (the Python SDK's feature)
+            for game_id in [args.game] if args.game else GAME_IDS:
+                print(json.dumps(bench_protocol_game(game_id, seconds=args.seconds)), flush=True)
         return 0
     if args.compare:
         if not args.game:

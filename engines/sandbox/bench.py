@@ -13,7 +13,12 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
   (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
-Every message is the whole observation: protocol 1 sends no deltas.
+The synthetic message is the same at every decision, so it says nothing of deltas: every message
+there is whole. ``bench_protocol_game`` replays the real observations of seat 0 in seeded 4-player
+games of one game, in both modes of protocol 1 (whole messages, and the ``delta`` feature a bot
+asks for with ``arena_bot.run(act, deltas=True)``), each against a bytes-only pipe moving exactly
+the bytes that mode sends; ``ratio_delta_to_full_bytes`` compares the delta mode with moving the
+whole messages.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ from engines import protocol
 from .runner import ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
+#: the same bot, asking for observation deltas
+TRIVIAL_DELTA_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0, deltas=True)\n"
 #: the same bot per language: (file, command, source)
 TRIVIAL_BOTS = {
     "python": ("main.py", ["python3", "main.py"], TRIVIAL_BOT),
@@ -177,4 +184,131 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         "goal_ratio": 1.5,
         "orjson": {"host": protocol.orjson is not None, "bot": bot_orjson},
         "python": sys.version.split()[0],
+    }
+
+
+def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -> list[tuple[Any, list]]:
+    """Seat 0's (observation, legal actions) at each of its decisions in seeded random games (copies:
+    an engine may change a list it handed out later)."""
+    import copy
+    import random
+
+    from engines.games import get_game
+
+    game = get_game(game_id)
+    out = []
+    for seed in seeds:
+        state = game.setup(players, seed, None)
+        rng = random.Random(seed)
+        while (seat := game.to_move(state)) is not None:
+            legal = game.legal_actions(state, seat)
+            if seat == 0:
+                out.append(copy.deepcopy((game.observe(state, 0), legal)))
+            game.apply(state, seat, legal[rng.randrange(len(legal))])
+    return out
+
+
+def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None) -> dict[str, Any]:
+    """Per-decision microseconds of real observations (``game_decisions``, replayed in order and in
+    a loop) through the sandbox to a trivial Python SDK bot, whole messages and deltas, each with
+    its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages."""
+    if trusted is None:
+        trusted = sandbox_problem() is not None
+    decisions = game_decisions(game_id)
+    n = len(decisions)
+    move0 = 10_000
+    whole = [protocol.encode(protocol.act_message(o, legal, 100_000, move0 + i)) for i, (o, legal) in enumerate(decisions)]
+    encoder = protocol.DeltaEncoder()
+    # what the delta bot is sent: the first pass starts whole, later passes follow the last decision
+    delta_first = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
+    delta_loop = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
+
+    tmp = tempfile.mkdtemp(prefix="arena-bench-")
+    bots: list[ProgramBot] = []
+    procs: list[subprocess.Popen] = []
+    try:
+        for name, source in (("whole", TRIVIAL_BOT), ("delta", TRIVIAL_DELTA_BOT)):
+            folder = os.path.join(tmp, name)
+            os.mkdir(folder)
+            with open(os.path.join(folder, "main.py"), "w") as fh:
+                fh.write(source)
+            os.chmod(folder, 0o755)
+            os.chmod(os.path.join(folder, "main.py"), 0o644)
+            bot = ProgramBot(folder, ["python3", "main.py"], trusted=trusted, name=name)
+            bots.append(bot)
+            bot.start(game_id, 0, 4, {})
+            bot._moves = move0
+        assert bots[1]._delta is not None and bots[0]._delta is None
+        python = [_python(), "-I", "-S", "-c"]
+        bot_orjson = orjson_dir() is not None and not trusted
+        floor = ORJSON_ECHO.format(path=os.path.dirname(orjson_dir())) if bot_orjson else JSON_ECHO
+        for argv in (python + [ECHO], python + [ECHO], python + [floor]):
+            procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+
+        def sandbox_step(bot: ProgramBot) -> Any:
+            counter = [0]
+
+            def step() -> None:
+                i = counter[0]
+                counter[0] = i + 1
+                observation, legal = decisions[i % n]
+                bot.act(observation, legal, 100_000)
+            return step
+
+        def bytes_step(proc: subprocess.Popen, first: list[bytes], loop: list[bytes]) -> Any:
+            fd, readline, counter = proc.stdin.fileno(), proc.stdout.readline, [0]
+
+            def step() -> None:
+                i = counter[0]
+                counter[0] = i + 1
+                os.write(fd, (first if i < n else loop)[i % n])
+                readline()
+            return step
+
+        fd, readline, counter = procs[2].stdin.fileno(), procs[2].stdout.readline, [0]
+
+        def floor_step() -> None:
+            i = counter[0]
+            counter[0] = i + 1
+            observation, legal = decisions[i % n]
+            os.write(fd, protocol.encode(protocol.act_message(observation, legal, 100_000, move0 + i % n)))
+            protocol.parse_answer(readline(), len(legal))
+
+        whole_t, delta_t, bytes_t, bytes_delta_t, floor_t = _interleaved(
+            [sandbox_step(bots[0]), sandbox_step(bots[1]), bytes_step(procs[0], whole, whole),
+             bytes_step(procs[1], delta_first, delta_loop), floor_step], seconds)
+    finally:
+        for bot in bots:
+            bot.close()
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+            proc.stdin.close()
+            proc.stdout.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    med = statistics.median
+    return {
+        "bench": "protocol",
+        "game": game_id,
+        "sandbox": not trusted,
+        "decisions": len(whole_t) * 200,
+        "rounds": len(whole_t),
+        # seat 0 of seeded 4-player games, seeds 1-3, replayed in order
+        "observations": n,
+        "message_bytes": round(statistics.mean(map(len, whole))),
+        "message_bytes_delta": round(statistics.mean(map(len, delta_loop))),
+        # whole messages (every bot that does not ask for deltas)
+        "sandbox_us_per_decision": round(med(whole_t) * 1e6, 1),
+        "raw_bytes_us_per_decision": round(med(bytes_t) * 1e6, 1),
+        "ratio_to_bytes_only": round(med(s / r for s, r in zip(whole_t, bytes_t)), 2),
+        "json_pipe_us_per_decision": round(med(floor_t) * 1e6, 1),
+        "ratio_to_json_pipe": round(med(s / f for s, f in zip(whole_t, floor_t)), 2),
+        # deltas: against a pipe moving the delta bytes, and against the whole messages' pipe
+        "sandbox_delta_us_per_decision": round(med(delta_t) * 1e6, 1),
+        "raw_bytes_delta_us_per_decision": round(med(bytes_delta_t) * 1e6, 1),
+        "ratio_to_bytes_only_delta": round(med(s / r for s, r in zip(delta_t, bytes_delta_t)), 2),
+        "ratio_delta_to_full_bytes": round(med(s / r for s, r in zip(delta_t, bytes_t)), 2),
+        "goal_ratio_to_bytes_only": 2.0,
+        "delta_speedup": round(med(w / d for w, d in zip(whole_t, delta_t)), 2),
     }
