@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "message, then real observations of each game (--game: one), whole and delta)")
     bench.add_argument("--language", choices=["python", "node"], default="python",
                        help="with --protocol: the language of the trivial bot")
+    bench.add_argument("--delta-min-bytes", type=int, metavar="N",
+                       help="with --protocol: the host sends deltas only after messages of N bytes or more "
+                            "(default: protocol.DeltaEncoder.MIN_BYTES; 0: always)")
     return parser
 
 
@@ -184,7 +187,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)), flush=True)
         if args.language == "python":  # real observations, whole and delta (the Python SDK's feature)
             for game_id in [args.game] if args.game else GAME_IDS:
-                print(json.dumps(bench_protocol_game(game_id, seconds=args.seconds)), flush=True)
+                print(json.dumps(bench_protocol_game(game_id, seconds=args.seconds, min_bytes=args.delta_min_bytes)),
+                      flush=True)
         return 0
     if args.compare:
         if not args.game:

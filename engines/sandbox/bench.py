@@ -58,6 +58,18 @@ NODE_JSON_ECHO = ('const rl = require("readline").createInterface({input: proces
                   'rl.on("line", (line) => { JSON.parse(line); require("fs").writeSync(1, \'{"action":0}\\n\'); });\n')
 
 
+def _clean_up(bots: list[ProgramBot], procs: list[subprocess.Popen], tmp: str) -> None:
+    """Close the bots, kill the pipes' processes, remove the bench's files."""
+    for bot in bots:
+        bot.close()
+    for proc in procs:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def sample_message(size: int = 2000) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """An observation of about ``size`` bytes of JSON and ten legal actions (game-independent)."""
     cards = []
@@ -149,14 +161,7 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         sandbox_t, floor_t, json_t, raw_t = _interleaved(
             [sandbox_step, json_step(procs[1]), json_step(procs[2]), raw_step], seconds)
     finally:
-        if bot is not None:
-            bot.close()
-        for proc in procs:
-            proc.kill()
-            proc.wait()
-            proc.stdin.close()
-            proc.stdout.close()
-        shutil.rmtree(tmp, ignore_errors=True)
+        _clean_up([bot] if bot is not None else [], procs, tmp)
 
     med = statistics.median
     return {
@@ -208,10 +213,21 @@ def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -
     return out
 
 
-def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None) -> dict[str, Any]:
+def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None,
+                        min_bytes: int | None = None) -> dict[str, Any]:
     """Per-decision microseconds of real observations (``game_decisions``, replayed in order and in
     a loop) through the sandbox to a trivial Python SDK bot, whole messages and deltas, each with
-    its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages."""
+    its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages.
+
+    ``min_bytes``: the host's ``DeltaEncoder.MIN_BYTES`` for this run (0: a delta at every decision).
+    """
+    if min_bytes is not None:
+        default = protocol.DeltaEncoder.MIN_BYTES
+        protocol.DeltaEncoder.MIN_BYTES = min_bytes
+        try:
+            return bench_protocol_game(game_id, seconds, trusted)
+        finally:
+            protocol.DeltaEncoder.MIN_BYTES = default
     if trusted is None:
         trusted = sandbox_problem() is not None
     decisions = game_decisions(game_id)
@@ -278,14 +294,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
             [sandbox_step(bots[0]), sandbox_step(bots[1]), bytes_step(procs[0], whole, whole),
              bytes_step(procs[1], delta_first, delta_loop), floor_step], seconds)
     finally:
-        for bot in bots:
-            bot.close()
-        for proc in procs:
-            proc.kill()
-            proc.wait()
-            proc.stdin.close()
-            proc.stdout.close()
-        shutil.rmtree(tmp, ignore_errors=True)
+        _clean_up(bots, procs, tmp)
 
     med = statistics.median
     return {
@@ -298,6 +307,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
         "observations": n,
         "message_bytes": round(statistics.mean(map(len, whole))),
         "message_bytes_delta": round(statistics.mean(map(len, delta_loop))),
+        "delta_min_bytes": protocol.DeltaEncoder.MIN_BYTES,
         # whole messages (every bot that does not ask for deltas)
         "sandbox_us_per_decision": round(med(whole_t) * 1e6, 1),
         "raw_bytes_us_per_decision": round(med(bytes_t) * 1e6, 1),
