@@ -33,7 +33,7 @@ from typing import Any
 
 from engines import protocol
 
-from .runner import ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
+from .runner import SDK_DIR, ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
 #: the same bot, asking for observation deltas
@@ -213,6 +213,46 @@ def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -
     return out
 
 
+def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[bytes], deltas: list[bytes],
+                repeats: int = 5) -> dict[str, float]:
+    """CPU microseconds a decision of the JSON work alone, in this process (best of ``repeats``):
+    the host building the lines (whole: ``encode(act_message)``, delta: a ``DeltaEncoder``) and the
+    Python SDK's ``run`` reading them (decode, merge, the bot's copies, the answer, freeing)."""
+    import importlib.util
+    import io
+
+    spec = importlib.util.spec_from_file_location("arena_bot_bench", SDK_DIR / "arena_bot.py")
+    sdk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sdk)
+    start = protocol.encode(protocol.start_message(game_id, 0, 4, {}))
+    n = len(decisions)
+
+    def best(work: Any) -> float:
+        times = []
+        for _ in range(repeats):
+            t0 = time.process_time()
+            work()
+            times.append(time.process_time() - t0)
+        return round(min(times) / n * 1e6, 2)
+
+    def host_whole() -> None:
+        for i, (observation, legal) in enumerate(decisions):
+            protocol.encode(protocol.act_message(observation, legal, 100_000, 10_000 + i))
+
+    def host_delta() -> None:
+        encoder = protocol.DeltaEncoder()
+        for i, (observation, legal) in enumerate(decisions):
+            encoder.encode(observation, legal, 100_000, 10_000 + i)
+
+    def bot(lines: list[bytes], deltas: bool) -> Any:
+        stream = start + b"".join(lines)
+        return lambda: sdk.run(lambda observation, legal_actions: 0, stdin=io.BytesIO(stream), stdout=io.BytesIO(),
+                               deltas=deltas)
+
+    return {"host_whole": best(host_whole), "host_delta": best(host_delta),
+            "bot_whole": best(bot(whole, False)), "bot_delta": best(bot(deltas, True))}
+
+
 def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None,
                         min_bytes: int | None = None) -> dict[str, Any]:
     """Per-decision microseconds of real observations (``game_decisions``, replayed in order and in
@@ -239,6 +279,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
     delta_first = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
     delta_loop = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
 
+    cpu = json_cpu_us(game_id, decisions, whole, delta_first)
     tmp = tempfile.mkdtemp(prefix="arena-bench-")
     bots: list[ProgramBot] = []
     procs: list[subprocess.Popen] = []
@@ -321,4 +362,6 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
         "ratio_delta_to_full_bytes": round(med(s / r for s, r in zip(delta_t, bytes_t)), 2),
         "goal_ratio_to_bytes_only": 2.0,
         "delta_speedup": round(med(w / d for w, d in zip(whole_t, delta_t)), 2),
+        # the JSON work alone, CPU µs a decision in this process: host encoding, the SDK's side
+        "json_cpu_us": cpu,
     }
