@@ -18,7 +18,7 @@ there is whole. ``bench_protocol_game`` replays the real observations of seat 0 
 games of one game, in both modes of protocol 1 (whole messages, and the ``delta`` feature a bot
 asks for with ``arena_bot.run(act, deltas=True)``), each against a bytes-only pipe moving exactly
 the bytes that mode sends; ``ratio_delta_to_full_bytes`` compares the delta mode with moving the
-whole messages.
+whole messages; ``json_cpu_us`` is the JSON work alone in CPU time (host encoding, the SDK reading).
 """
 from __future__ import annotations
 
@@ -213,6 +213,16 @@ def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -
     return out
 
 
+def game_messages(decisions: list[tuple[Any, list]], move0: int = 10_000) -> tuple[list[bytes], ...]:
+    """The act lines ``ProgramBot`` sends for ``decisions`` from move ``move0`` on (time left 100,000 ms):
+    whole, and with deltas on the first pass and on later passes (which follow the last decision)."""
+    whole = [protocol.encode(protocol.act_message(o, legal, 100_000, move0 + i)) for i, (o, legal) in enumerate(decisions)]
+    encoder = protocol.DeltaEncoder()
+    delta_first = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
+    delta_loop = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
+    return whole, delta_first, delta_loop
+
+
 def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[bytes], deltas: list[bytes],
                 repeats: int = 5) -> dict[str, float]:
     """CPU microseconds a decision of the JSON work alone, in this process (best of ``repeats``):
@@ -273,11 +283,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
     decisions = game_decisions(game_id)
     n = len(decisions)
     move0 = 10_000
-    whole = [protocol.encode(protocol.act_message(o, legal, 100_000, move0 + i)) for i, (o, legal) in enumerate(decisions)]
-    encoder = protocol.DeltaEncoder()
-    # what the delta bot is sent: the first pass starts whole, later passes follow the last decision
-    delta_first = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
-    delta_loop = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
+    whole, delta_first, delta_loop = game_messages(decisions, move0)
 
     cpu = json_cpu_us(game_id, decisions, whole, delta_first)
     tmp = tempfile.mkdtemp(prefix="arena-bench-")

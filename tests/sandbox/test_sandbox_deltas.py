@@ -248,3 +248,33 @@ def test_sdk_merges_deltas_in_memory():
     # what the whole messages give, to the types (orjson reads an int beyond 64 bits as a float) and key order
     assert [[(k, type(v)) for k, v in o.items()] for o, _ in seen_by[True]] == \
         [[(k, type(v)) for k, v in o.items()] for o, _ in seen_by[False]]
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("min_bytes", [0, None])
+def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_bytes):
+    """The bytes-only pipes of ``bench_protocol_game`` replay exactly the lines the two sandboxed bots
+    were sent (the first pass, where the move numbers agree too)."""
+    from engines.sandbox import bench
+
+    sent: dict[str, list[bytes]] = {"whole": [], "delta": []}
+    exchange = ProgramBot._exchange
+
+    def spy(self, data, limit_ms, what):
+        if what == "decision":
+            sent[self.name].append(data)
+        return exchange(self, data, limit_ms, what)
+
+    monkeypatch.setattr(ProgramBot, "_exchange", spy)
+    result = bench.bench_protocol_game("el_capitan", seconds=0.2, min_bytes=min_bytes)
+    if min_bytes is not None:
+        monkeypatch.setattr(protocol.DeltaEncoder, "MIN_BYTES", min_bytes)
+    whole, delta_first, _ = bench.game_messages(bench.game_decisions("el_capitan"))
+    first = min(len(whole), len(sent["whole"]))
+    assert first >= 250 and sent["whole"][:first] == whole[:first]
+    assert sent["delta"][:first] == delta_first[:first]
+    assert result["message_bytes_delta"] < result["message_bytes"]
+    for key in ("sandbox_delta_us_per_decision", "raw_bytes_delta_us_per_decision", "ratio_to_bytes_only_delta",
+                "ratio_delta_to_full_bytes"):
+        assert result[key] > 0
+    assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_delta"}
