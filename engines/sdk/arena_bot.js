@@ -20,6 +20,13 @@
  * `onEnd(outcome)` with `{ranks: [...], scores: [...]}` (ranks are 0-based: 0 is first place).
  * `act` may return a number or a Promise of one.
  *
+ * Observation deltas (opt-in): `run(act, {deltas: true})` asks the host to send, after the first
+ * decision, only the top-level parts of the observation that changed (docs/bot-protocol.md); the SDK
+ * merges them and still calls `act` with the whole observation. The contract: parts that did not
+ * change are the very objects given at earlier decisions. Each call gets a new top-level object and
+ * a new legalActions array (changing those is safe), but treat everything nested as read-only, or
+ * copy it first (`structuredClone`). Without `deltas: true` every message is whole, as before.
+ *
  * Node's standard library only: this file is all a bot needs (inside the sandbox NODE_PATH finds it;
  * locally, copy it beside your bot or set NODE_PATH to engines/sdk).
  */
@@ -67,15 +74,33 @@ function seededRandom(seed) {
 const sdk = {PROTOCOL, Match, match: new Match(), run, seededRandom};
 
 /** Serve one match: answer every `act` message with `act(observation, legalActions)`. */
-async function run(act, {start = null, end = null, input = process.stdin} = {}) {
+async function run(act, {start = null, end = null, input = process.stdin, deltas = false} = {}) {
   const lines = readline.createInterface({input, crlfDelay: Infinity});
+  const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+  let observation = {};  // with deltas: the whole observation so far (the SDK's own top-level object)
+  let legal = [];
   for await (const line of lines) {
     if (!line.trim()) continue;
     const message = JSON.parse(line);
     if (message.type === "act") {
       sdk.match.timeLeftMs = message.time_left_ms;
       sdk.match.move = message.move || 0;
-      const index = await act(message.observation, message.legal_actions);
+      let index;
+      if (!deltas) {
+        index = await act(message.observation, message.legal_actions);
+      } else {
+        if (!own(message, "delta")) {
+          observation = message.observation;
+        } else if (!own(message, "keys")) {
+          Object.assign(observation, message.delta);  // the same keys as last time
+        } else {  // other keys: rebuilt in the host's order
+          const delta = message.delta, last = observation;
+          observation = {};
+          for (const key of message.keys) observation[key] = own(delta, key) ? delta[key] : last[key];
+        }
+        if (own(message, "legal_actions")) legal = message.legal_actions;
+        index = await act({...observation}, legal.slice());
+      }
       send({action: Number(index)});
     } else if (message.type === "start") {
       if (message.protocol !== PROTOCOL) {
@@ -83,7 +108,11 @@ async function run(act, {start = null, end = null, input = process.stdin} = {}) 
       }
       sdk.match = new Match(message);
       if (start) await start(sdk.match);
-      send({ready: true, protocol: PROTOCOL});
+      const ready = {ready: true, protocol: PROTOCOL};
+      // deltas only when the host offers them; the first act after (re)start is always whole
+      deltas = deltas && Array.isArray(message.features) && message.features.includes("delta");
+      if (deltas) ready.features = ["delta"];
+      send(ready);
     } else if (message.type === "end") {
       if (end) await end(message.outcome || {});
       break;

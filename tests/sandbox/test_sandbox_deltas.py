@@ -5,6 +5,7 @@ import hashlib
 import io
 import json
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -278,3 +279,51 @@ def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_by
                 "ratio_delta_to_full_bytes"):
         assert result[key] > 0
     assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_delta"}
+
+
+NODE_DIGEST_BOT = """
+const crypto = require("crypto");
+const arena = require("arena_bot");
+arena.run((observation, legalActions) => {
+  const text = JSON.stringify([observation, legalActions]);
+  console.error(arena.match.move + " " + crypto.createHash("sha256").update(text).digest("hex"));
+  observation.scribble = 1;
+  legalActions.reverse();
+  return 0;
+}, {deltas: %s});
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.skipif(shutil.which("node") is None and shutil.which("nodejs") is None, reason="node is not installed")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_node_delta_bot_sees_what_a_whole_message_bot_sees(tmp_path, monkeypatch, game_id):
+    """The JavaScript SDK with deltas (at every decision) and without: the same digests, decision by decision."""
+    monkeypatch.setattr(protocol.DeltaEncoder, "MIN_BYTES", 0)
+    bots = {}
+    for mode in ("true", "false"):
+        write_bot(tmp_path / mode, NODE_DIGEST_BOT % mode, "main.js")
+        bots[mode] = ProgramBot(tmp_path / mode, ["node", "main.js"], limits=LIMITS, name=mode)
+    try:
+        game = get_game(game_id)
+        state = game.setup(4, 1, None)
+        rng = random.Random(1)
+        for bot in bots.values():
+            bot.start(game_id, 0, 4, game.options(None))
+        assert bots["true"]._delta is not None and bots["false"]._delta is None
+        decisions = 0
+        while (seat := game.to_move(state)) is not None:
+            legal = game.legal_actions(state, seat)
+            if seat == 0:
+                observation = game.observe(state, 0)
+                lines = []
+                for bot in bots.values():
+                    assert bot.act(observation, legal) == 0
+                    lines.append(bot.stderr_tail().rstrip("\n").rsplit("\n", 1)[-1])
+                assert lines[0] == lines[1] and lines[0].startswith(f"{decisions} "), (game_id, decisions)
+                decisions += 1
+            game.apply(state, seat, legal[rng.randrange(len(legal))])
+        assert decisions > 20
+    finally:
+        for bot in bots.values():
+            bot.close()
