@@ -122,6 +122,7 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     dumps = json.dumps
     observation: dict = {}  # with deltas: the whole observation so far (the SDK's own top-level dict)
     legal: list = []
+    previous: Any = None
     for line in stdin:
         message = _decode(line)
         kind = message.get("type")
@@ -131,13 +132,15 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             if not deltas:
                 index = act(message["observation"], message["legal_actions"])
             else:
+                # what is replaced is freed after the answer (below), not before the bot's turn
+                previous = observation, legal
                 if "delta" not in message:
                     observation = message["observation"]
                 elif "keys" not in message:
-                    observation.update(message["delta"])  # the same keys in the same order as last time
+                    observation = {**observation, **message["delta"]}  # the same keys in the same order
                 else:  # other keys: rebuilt in the host's order
-                    delta, last = message["delta"], observation
-                    observation = {key: delta[key] if key in delta else last[key] for key in message["keys"]}
+                    delta = message["delta"]
+                    observation = {key: delta[key] if key in delta else previous[0][key] for key in message["keys"]}
                 legal = message.get("legal_actions", legal)
                 # new top-level containers for the bot: what it does to them cannot reach the SDK's
                 index = act(dict(observation), list(legal))
@@ -165,4 +168,4 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             flush()
         # Free the message now, after the answer is out, not when the next one is decoded: the
         # host reads the answer meanwhile, and the next decision does not wait for it.
-        message = line = None
+        message = line = previous = None
