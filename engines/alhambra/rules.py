@@ -98,7 +98,7 @@ class AlhambraState:
         cut = cache.cut
         if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
             insort(cache.cells, c)
-            way = geo.passage_mask(code, TILE_WALLS[new])
+            way = code & 15 & ~(code >> 8) & ~TILE_WALLS[new]  # geo.passage_mask without the call
             cache.edges += geo.POPCOUNT[way]
             if cut is not None and way and way & (way - 1) == 0:
                 # a new dead end: only the tile it hangs on becomes a cut tile
@@ -874,8 +874,7 @@ _TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
 _CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
-_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # money card -> (currency, value) class
-# the market's classes (base 37, class + 1 a digit) -> (the positions taken alone, None for all; the picks of 2+ cards)
+# the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
 _TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
@@ -883,17 +882,19 @@ _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, eve
 
 def _take_actions(money_market: list[int]) -> list[Action]:
     """``take_money_actions`` (a new list of the shared action dicts)."""
-    key = 0  # the market's classes as one int (plain loops: map objects cost more on 4 cards)
+    key = 0  # the _picks key (plain loops: map objects cost more on 4 cards)
+    prev = -1
+    capped = _CAPPED_VALUE
     for c in money_market:
-        key = key * 37 + _CLASS[c] + 1
+        k = c // 3
+        key = key << 4 | capped[c] << 1 | (k == prev)
+        prev = k
     recipe = _TAKE_RECIPES.get(key)
     if recipe is None:
         picks = _picks(money_market)
         singles = tuple(p[0] for p in picks if len(p) == 1)
         recipe = (None if len(singles) == len(money_market) else singles, tuple(p for p in picks if len(p) > 1))
-        if len(_TAKE_RECIPES) > 200_000:
-            _TAKE_RECIPES.clear()
-        _TAKE_RECIPES[key] = recipe
+        _TAKE_RECIPES[key] = recipe  # as few keys as _TAKE_MEMO
     singles, several = recipe
     if singles is None:  # no two equal cards: each card alone, in market order
         takes = []
