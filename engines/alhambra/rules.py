@@ -1005,26 +1005,28 @@ def _payment_sets(values: list[int], price: int, every: bool = False) -> list[tu
 
 def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
     distinct = sorted(set(values), reverse=True)
-    have = {v: values.count(v) for v in distinct}
+    have = [values.count(v) for v in distinct]
     out: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-
-    def walk(start: int, total: int) -> None:
-        for k in range(start, len(distinct)):
-            v = distinct[k]
-            if chosen.count(v) >= have[v]:
-                continue
-            chosen.append(v)
-            if total + v >= price:
-                out.append(tuple(chosen))
-                if every:
-                    walk(k, total + v)
-            else:
-                walk(k, total + v)
-            chosen.pop()
-
-    walk(0, 0)
+    _walk(distinct, have, price, every, 0, 0, [], out)
     return out
+
+
+def _walk(distinct: list[int], have: list[int], price: int, every: bool, start: int, total: int,
+          chosen: list[int], out: list[tuple[int, ...]]) -> None:
+    """The depth-first search of ``_payments`` (a module function: a nested one would make a reference
+    cycle per call, left for the garbage collector)."""
+    for k in range(start, len(distinct)):
+        v = distinct[k]
+        if chosen.count(v) >= have[k]:
+            continue
+        chosen.append(v)
+        if total + v >= price:
+            out.append(tuple(chosen))
+            if every:
+                _walk(distinct, have, price, every, k, total + v, chosen, out)
+        else:
+            _walk(distinct, have, price, every, k, total + v, chosen, out)
+        chosen.pop()
 
 
 def score_round(r: int, seat_counts: list[list[int]], dirk_counts: list[int] | None,
