@@ -876,8 +876,10 @@ _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
 # the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
 _TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
-_PAY_MEMO: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+_PAY_MEMO: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}  # tuples: the collector stops tracking them
 _BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
+# (slot, payment) -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
+_BUY_ONE: dict[tuple[int, tuple[int, ...]], Action] = {}
 
 
 def _take_actions(money_market: list[int]) -> list[Action]:
@@ -914,8 +916,13 @@ def _take_actions(money_market: list[int]) -> list[Action]:
 def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) -> list[Action]:
     """The buy actions of a tile costing ``price`` on ``slot`` for the values (descending) of its
     currency in hand, memoized under ``(slot, values, price, every)``."""
-    acts = [] if sum(values) < price else [
-        {"type": "buy", "slot": slot, "pay": list(pay)} for pay in _payment_sets(list(values), price, every)]
+    acts = []
+    if sum(values) >= price:
+        for pay in _payment_sets(list(values), price, every):
+            act = _BUY_ONE.get((slot, pay))
+            if act is None:
+                act = _BUY_ONE[(slot, pay)] = {"type": "buy", "slot": slot, "pay": list(pay)}
+            acts.append(act)
     if len(_BUY_MEMO) > 200_000:
         _BUY_MEMO.clear()
     _BUY_MEMO[(slot, values, price, every)] = acts
@@ -991,12 +998,12 @@ def payments(values: list[int], price: int, every: bool = False) -> list[list[in
     return [list(p) for p in _payment_sets(values, price, every)]
 
 
-def _payment_sets(values: list[int], price: int, every: bool = False) -> list[tuple[int, ...]]:
+def _payment_sets(values: list[int], price: int, every: bool = False) -> tuple[tuple[int, ...], ...]:
     """``payments`` as memoized tuples."""
     key = (tuple(values), price, every)
     found = _PAY_MEMO.get(key)
     if found is None:
-        found = _payments(values, price, every)
+        found = tuple(_payments(values, price, every))
         if len(_PAY_MEMO) > 200_000:
             _PAY_MEMO.clear()
         _PAY_MEMO[key] = found
