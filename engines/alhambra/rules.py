@@ -42,7 +42,7 @@ class SeatCache:
     """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
     across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "swap_cells",
+    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "tiles", "swap_fit",
                  "redesign", "redesign_reserve", "longest_wall")
 
     def __init__(self, alhambra: dict[int, int]) -> None:
@@ -55,13 +55,15 @@ class SeatCache:
         self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
         #: the number of passages between tiles
         self.edges: int = sum(geo.PASS_COUNT[codes[c]] for c in alhambra) // 2
-        self.front_list: list[tuple[int, int]] | None = None  # sorted (cell, wall masks that fit)
+        self.front_list: list[int] | None = None  # the frontier's cells, sorted (ints sort and free faster than pairs)
         #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
         self.cut: set[int] | None = None
         #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
         self.connected = False
         self.removable: list[int] | None = None
-        self.swap_cells: list[tuple[int, int]] | None = None  # (tile, wall masks that may replace it)
+        self.tiles: list[int] | None = None  # the tiles but the fountain, in cell order
+        #: tile -> the wall masks that may replace it (for the tiles listed in ``tiles``)
+        self.swap_fit: list[int] = [0] * len(TILE_WALLS)
         #: the redesign actions, valid while the Alhambra and the reserve stay as they were
         self.redesign: list[Action] | None = None
         self.redesign_reserve: list[int] | None = None
@@ -115,18 +117,18 @@ class AlhambraState:
                 cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
                 cache.cut = None
                 cache.connected = False
-        cache.front_list = cache.removable = cache.swap_cells = cache.redesign = cache.longest_wall = None
+        cache.front_list = cache.removable = cache.tiles = cache.redesign = cache.longest_wall = None
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
         codes = self.seat_cache(seat).codes
-        return [(e, codes[e] & 15, codes[e] >> 8) for e, _fit in self.front_list(seat)]
+        return [(e, codes[e] & 15, codes[e] >> 8) for e in self.front_list(seat)]
 
-    def front_list(self, seat: int) -> list[tuple[int, int]]:
-        """The sorted frontier (cell, wall masks that fit there) of a seat's Alhambra."""
+    def front_list(self, seat: int) -> list[int]:
+        """The cells of a seat's frontier, sorted."""
         cache = self.seat_cache(seat)
         if cache.front_list is None:
-            cache.front_list = sorted(cache.front.items())
+            cache.front_list = sorted(cache.front)
         return cache.front_list
 
 
@@ -318,14 +320,15 @@ class Alhambra(Game):
                     seen.append(kind)
                     distinct.append(t)
         if distinct:
-            front = cache.front_list
-            if front is None:  # AlhambraState.front_list without its two calls
-                front = cache.front_list = sorted(cache.front.items())
+            front = cache.front  # cell -> fit mask
+            cells = cache.front_list
+            if cells is None:  # AlhambraState.front_list without its two calls
+                cells = cache.front_list = sorted(front)
             for tile in distinct:
                 bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                 placed = _REDESIGN_PLACE[tile]
-                for c, fit in front:
-                    if fit & bit:
+                for c in cells:
+                    if front[c] & bit:
                         add(placed[c])
         if len(alhambra) > 1:
             if cache.removable is None:
@@ -333,12 +336,13 @@ class Alhambra(Game):
             for t in cache.removable:
                 add(_REMOVE[t])
             if distinct:
-                cells = cache.swap_cells
+                tiles = cache.tiles
+                swap_fit = cache.swap_fit
                 for tile in distinct:
                     bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
                     row = _SWAP[tile]
-                    for there, fit in cells:
-                        if fit & bit:
+                    for there in tiles:
+                        if swap_fit[there] & bit:
                             add(row[there])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
@@ -353,14 +357,15 @@ class Alhambra(Game):
         return _take_actions(money_market)
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        front = s.front_list(seat)
+        cells = s.front_list(seat)
+        front = s.cache[seat].front  # cell -> fit mask
         acts: list[Action] = []
         add = acts.append
         for tile in tiles:
             bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
             placed = _PLACE[tile]
-            for c, fit in front:
-                if fit & bit:
+            for c in cells:
+                if front[c] & bit:
                     add(placed[c])
             acts.append(_TO_RESERVE[tile])
             if dirk:
@@ -665,11 +670,12 @@ class Alhambra(Game):
 
     @staticmethod
     def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
-        """Fill ``cache.removable`` (R1, R2) and ``cache.swap_cells``."""
+        """Fill ``cache.removable`` (R1, R2), ``cache.tiles`` and ``cache.swap_fit``."""
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
-        swap_cells = cache.swap_cells = []
+        tiles = cache.tiles = []
+        swap_fit = cache.swap_fit
         swap_fits = geo.SWAP_FITS
         # plain loops: a few cells, where map/zip objects cost more than they save
         if cache.connected and cache.edges == len(cells):
@@ -679,12 +685,15 @@ class Alhambra(Game):
             for c in cells:
                 t = alhambra[c]
                 code = codes[c]
-                swap_cells.append((t, swap_fits[code]))
+                tiles.append(t)
+                swap_fit[t] = swap_fits[code]
                 if leaf[code]:
                     removable.append(t)
             return
         for c in cells:
-            swap_cells.append((alhambra[c], swap_fits[codes[c]]))
+            t = alhambra[c]
+            tiles.append(t)
+            swap_fit[t] = swap_fits[codes[c]]
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
             cache.connected = cache.cut is not None
