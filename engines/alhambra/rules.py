@@ -501,17 +501,17 @@ class Alhambra(Game):
         reserve = s.reserves[seat]
         if kind == "redesign_place":
             reserve.remove(tile)
-            c = geo.cell(action["x"], action["y"])
+            c = (action["x"] + geo.OFFSET) * geo.STRIDE + action["y"] + geo.OFFSET  # geo.cell without the call
             alhambra[c] = tile
             s.changed(seat, c, None, tile)
         elif kind == "redesign_remove":
-            c = _cell_of(alhambra, tile)
+            c = self._cell_of(s, seat, tile)
             del alhambra[c]
             reserve.append(tile)
             s.changed(seat, c, tile, None)
         else:
             old = action["replaces"]
-            c = _cell_of(alhambra, old)
+            c = self._cell_of(s, seat, old)
             reserve.remove(tile)
             reserve.append(old)
             alhambra[c] = tile
@@ -521,11 +521,19 @@ class Alhambra(Game):
         event["seat"] = seat
         return self._end_action(s, [event])
 
+    @staticmethod
+    def _cell_of(s: AlhambraState, seat: int, tile: int) -> int:
+        """The cell of a tile of a seat's Alhambra."""
+        cache = s.cache[seat]
+        if cache is not None and cache.tiles is not None:  # set whenever a removal or swap was listed
+            return cache.cells[cache.tiles.index(tile)]
+        return _cell_of(s.alhambras[seat], tile)
+
     def _place(self, s: AlhambraState, seat: int, action: Action) -> list[Event]:
         tile = action["tile"]
         to = action["to"]
         if to == "alhambra":
-            c = geo.cell(action["x"], action["y"])
+            c = (action["x"] + geo.OFFSET) * geo.STRIDE + action["y"] + geo.OFFSET  # geo.cell without the call
             s.alhambras[seat][c] = tile
             s.changed(seat, c, None, tile)
         elif to == "reserve":
