@@ -292,12 +292,13 @@ class Alhambra(Game):
         """The buy part of the action-phase list for a ``_purse`` and the building market."""
         acts: list[Action] = []
         every = s.all_payments
+        memos = _BUY_MEMO[every]
         slot = 0
         for tile in s.market:  # slots 1-4; a zip of three would cost more than it saves
             values = purse[slot]
             slot += 1
             if tile is not None and values:
-                buys = _BUY_MEMO.get((slot, values, TILE_PRICE[tile], every))
+                buys = memos[slot][TILE_PRICE[tile]].get(values)
                 if buys is None:
                     buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
                 if buys:
@@ -894,7 +895,10 @@ _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a fe
 # the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
 _TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}  # tuples: the collector stops tracking them
-_BUY_MEMO: dict[tuple[Any, ...], list[Action]] = {}  # (slot, values, price, every) -> buy actions
+# [every][slot][price]: values -> buy actions (nested by the small parts: no key tuple to build and hash)
+_BUY_MEMO: tuple[tuple[tuple[dict[tuple[int, ...], list[Action]], ...], ...], ...] = tuple(
+    tuple(tuple({} for _price in range(max(TILE_PRICE) + 1)) for _slot in range(5)) for _every in (False, True))
+_BUY_MEMO_SIZE = [0]  # the entries in all of _BUY_MEMO
 # (slot, payment) -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
 _BUY_ONE: dict[tuple[int, tuple[int, ...]], Action] = {}
 
@@ -940,9 +944,14 @@ def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) ->
             if act is None:
                 act = _BUY_ONE[(slot, pay)] = {"type": "buy", "slot": slot, "pay": list(pay)}
             acts.append(act)
-    if len(_BUY_MEMO) > 200_000:
-        _BUY_MEMO.clear()
-    _BUY_MEMO[(slot, values, price, every)] = acts
+    if _BUY_MEMO_SIZE[0] > 200_000:
+        for by_slot in _BUY_MEMO:
+            for by_price in by_slot:
+                for memo in by_price:
+                    memo.clear()
+        _BUY_MEMO_SIZE[0] = 0
+    _BUY_MEMO[every][slot][price][values] = acts
+    _BUY_MEMO_SIZE[0] += 1
     return acts
 
 
