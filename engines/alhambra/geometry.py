@@ -254,18 +254,22 @@ def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, lis
 def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | None:
     """The cut tiles of the passage graph (removing one strands others; the fountain may be listed
     too), or None when some tile is already unreachable (only hand-built Alhambras). One depth-first
-    search from the fountain with Hopcroft-Tarjan low points."""
-    adj = _adjacency(alhambra, codes)
+    search from the fountain with Hopcroft-Tarjan low points, the passages read from ``codes``."""
+    walls_of = TILE_WALLS
+    steps = PASS_STEPS
+    code = codes[ORIGIN]
     disc = {ORIGIN: 0}
     low = {ORIGIN: 0}
     cut: set[int] = set()
-    stack = [(ORIGIN, iter(adj[ORIGIN]))]
+    stack = [(ORIGIN, iter(steps[code & 15 & ~(code >> 8) & ~walls_of[alhambra[ORIGIN]]]))]
     while stack:
         v, children = stack[-1]
-        for w in children:
+        for step in children:
+            w = v + step
             if w not in disc:
                 disc[w] = low[w] = len(disc)
-                stack.append((w, iter(adj[w])))
+                code = codes[w]
+                stack.append((w, iter(steps[code & 15 & ~(code >> 8) & ~walls_of[alhambra[w]]])))
                 break
             if disc[w] < low[v]:
                 low[v] = disc[w]
