@@ -288,7 +288,7 @@ class Alhambra(Game):
         return acts
 
     @staticmethod
-    def _buys(s: AlhambraState, purse: tuple[tuple[int, ...], ...]) -> list[Action]:
+    def _buys(s: AlhambraState, purse: tuple[int, ...]) -> list[Action]:
         """The buy part of the action-phase list for a ``_purse`` and the building market."""
         acts: list[Action] = []
         every = s.all_payments
@@ -895,8 +895,8 @@ _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a fe
 # the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
 _TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}  # tuples: the collector stops tracking them
-# [every][slot][price]: values -> buy actions (nested by the small parts: no key tuple to build and hash)
-_BUY_MEMO: tuple[tuple[tuple[dict[tuple[int, ...], list[Action]], ...], ...], ...] = tuple(
+# [every][slot][price]: values (a _purse int) -> buy actions (nested by the small parts: no key tuple to build)
+_BUY_MEMO: tuple[tuple[tuple[dict[int, list[Action]], ...], ...], ...] = tuple(
     tuple(tuple({} for _price in range(max(TILE_PRICE) + 1)) for _slot in range(5)) for _every in (False, True))
 _BUY_MEMO_SIZE = [0]  # the entries in all of _BUY_MEMO
 # (slot, payment) -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
@@ -934,12 +934,18 @@ def _take_actions(money_market: list[int]) -> list[Action]:
     return takes
 
 
-def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) -> list[Action]:
-    """The buy actions of a tile costing ``price`` on ``slot`` for the values (descending) of its
-    currency in hand, memoized under ``(slot, values, price, every)``."""
+def _buy_actions(slot: int, values: int, price: int, every: bool) -> list[Action]:
+    """The buy actions of a tile costing ``price`` on ``slot`` for the values of its currency in hand
+    (``_purse``'s digits), memoized under ``(every, slot, price, values)``."""
+    desc = []  # the values, descending: the last digits first
+    rest = values
+    while rest:
+        desc.append(rest % 10)
+        rest //= 10
+    desc.sort(reverse=True)  # a hand that is not sorted (tests build such hands) gives digits in any order
     acts = []
-    if sum(values) >= price:
-        for pay in _payment_sets(list(values), price, every):
+    if sum(desc) >= price:
+        for pay in _payment_sets(desc, price, every):
             act = _BUY_ONE.get((slot, pay))
             if act is None:
                 act = _BUY_ONE[(slot, pay)] = {"type": "buy", "slot": slot, "pay": list(pay)}
@@ -955,13 +961,16 @@ def _buy_actions(slot: int, values: tuple[int, ...], price: int, every: bool) ->
     return acts
 
 
-def _purse(hand: list[int]) -> tuple[tuple[int, ...], ...]:
-    """The card values of a sorted hand in the currency of each market slot, descending."""
-    by_currency: list[list[int]] = [[], [], [], []]
-    for c in reversed(hand):  # the hand is sorted by id: values come out descending
-        by_currency[CARD_CURRENCY[c]].append(CARD_VALUE[c])
+def _purse(hand: list[int]) -> tuple[int, ...]:
+    """The card values of a hand in the currency of each market slot, as the decimal digits of one int
+    each (0: none): ints, unlike tuples, cost nothing to build and hash."""
+    by_currency = [0, 0, 0, 0]
+    value = CARD_VALUE
+    for c in hand:
+        k = c // 27  # the currency (data.py)
+        by_currency[k] = by_currency[k] * 10 + value[c]
     a, b, c, d = _SLOT_CURRENCIES
-    return tuple(by_currency[a]), tuple(by_currency[b]), tuple(by_currency[c]), tuple(by_currency[d])
+    return by_currency[a], by_currency[b], by_currency[c], by_currency[d]
 
 
 _SLOT_CURRENCIES = tuple(SLOT_CURRENCY[slot] for slot in MARKET_SLOTS)  # the currency of each slot, in order
