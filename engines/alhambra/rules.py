@@ -78,7 +78,7 @@ class AlhambraState:
         "bag", "market", "money_market", "deck", "discard",
         "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
         "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed", "purses", "takes",
+        "awards", "cache", "listed", "listed_seat", "purses", "takes",
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
@@ -205,6 +205,7 @@ class Alhambra(Game):
         s.ended_by = None
         s.awards = []
         s.listed = None
+        s.listed_seat = -1
         return s
 
     def clone(self, state: AlhambraState) -> AlhambraState:
@@ -234,6 +235,7 @@ class Alhambra(Game):
         s.purses = [None] * state.n
         s.takes = None
         s.listed = None
+        s.listed_seat = -1
         return s
 
     # -------------------------------------------------------------------------------- turn order
@@ -284,7 +286,8 @@ class Alhambra(Game):
         else:
             return []
         # apply() accepts these very objects without checking them again (until the state changes)
-        s.listed = (seat, acts)
+        s.listed = acts  # two slots rather than a (seat, list) tuple per list
+        s.listed_seat = seat
         return acts
 
     @staticmethod
@@ -382,7 +385,7 @@ class Alhambra(Game):
         if seat != (s.awards[0][0] if phase is FINAL_PLACEMENT else s.active):
             raise IllegalAction("§4.1 turn order", f"seat {seat} is not to move (seat {self.to_move(s)} is)")
         listed, s.listed = s.listed, None
-        for a in listed[1] if listed is not None and listed[0] == seat else ():
+        for a in listed if listed is not None and s.listed_seat == seat else ():
             if a is action:
                 break
         else:
