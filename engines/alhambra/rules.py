@@ -509,13 +509,13 @@ class Alhambra(Game):
             alhambra[c] = tile
             s.changed(seat, c, None, tile)
         elif kind == "redesign_remove":
-            c = self._cell_of(s, seat, tile)
+            c = self._tile_cell(s, seat, tile)
             del alhambra[c]
             reserve.append(tile)
             s.changed(seat, c, tile, None)
         else:
             old = action["replaces"]
-            c = self._cell_of(s, seat, old)
+            c = self._tile_cell(s, seat, old)
             reserve.remove(tile)
             reserve.append(old)
             alhambra[c] = tile
@@ -526,7 +526,7 @@ class Alhambra(Game):
         return self._end_action(s, [event])
 
     @staticmethod
-    def _cell_of(s: AlhambraState, seat: int, tile: int) -> int:
+    def _tile_cell(s: AlhambraState, seat: int, tile: int) -> int:
         """The cell of a tile of a seat's Alhambra."""
         cache = s.cache[seat]
         if cache is not None and cache.tiles is not None:  # set whenever a removal or swap was listed
@@ -920,7 +920,7 @@ def _take_actions(money_market: list[int]) -> list[Action]:
         picks = _picks(money_market)
         singles = tuple(p[0] for p in picks if len(p) == 1)
         recipe = (None if len(singles) == len(money_market) else singles, tuple(p for p in picks if len(p) > 1))
-        _TAKE_RECIPES[key] = recipe  # as few keys as _TAKE_MEMO
+        _TAKE_RECIPES[key] = recipe  # 4 bits a card of a 4-card market: bounded, no cap needed
     singles, several = recipe
     if singles is None:  # no two equal cards: each card alone, in market order
         takes = []
