@@ -6,12 +6,12 @@ from typing import NamedTuple, Sequence
 
 import trueskill
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.bulk import Result, Statement, insert_rows, run_statements, table, update_rows
-from ratings.brackets import bracket_read, bracket_writes
-from ratings.models import GameLock, Rating, RatingChange
+from ratings.brackets import bracket_of, bracket_read, bracket_writes
+from ratings.models import BracketRating, GameLock, Rating, RatingChange
 
 # Games have ties (shared ranks), so the draw probability is not zero.
 MU, SIGMA, BETA, TAU, DRAW_PROBABILITY = 25.0, 25.0 / 3, 25.0 / 6, 25.0 / 300, 0.05
@@ -78,21 +78,56 @@ def rate_match(match, ruleset: str) -> bool:
 
     Must run inside the transaction that marks the match finished. Whether a match may be rated at all
     (a rated tournament, a rated ruleset) is the caller's decision. A fixed number of statements whatever
-    the history, in four round trips (PostgreSQL): marking the match rated, the game's lock and turn with
-    the seats, the ratings read, the writes.
+    the history, in two round trips on PostgreSQL (marking the match rated with the game's lock and turn,
+    and the reads of the seats and their ratings; then the writes), four elsewhere.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("rate_match must run inside the transaction that marks the match finished")
+    if connection.vendor == "postgresql":
+        return _rate_match_in_two(match, ruleset)
     # Marking it rated is the exactly-once check itself: only one transaction changes the row. The match row
     # first, then the game's lock, as the match pipeline (tournaments.services) takes them.
     marked, = run_statements([(f"UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s",
                                [True, ruleset, match.pk, False])])
     if not marked.rowcount:
         return False
-    turn, number, seats = run_statements(rating_turn(match.game) + [
-        (f"SELECT bot_version_id, rank FROM {table(match.seats.model)} WHERE match_id = %s ORDER BY seat", [match.pk])])
+    turn, number, seats = run_statements(rating_turn(match.game) + [_seats_read(match)])
     sequence = number.rows[0][0] if turn.rowcount else take_rating_turn(match.game)
     apply_rating(sequence, match.pk, match.game, ruleset, seats.rows)
+    return True
+
+
+def _seats_read(match) -> Statement:
+    return f"SELECT bot_version_id, rank FROM {table(match.seats.model)} WHERE match_id = %s ORDER BY seat", [match.pk]
+
+
+def _rate_match_in_two(match, ruleset: str) -> bool:
+    """``rate_match`` on PostgreSQL: one statement marks the match rated and, only if it did, takes the game's
+    lock and turn (a data-modifying CTE); the reads after it (the seats, their overall ratings and their
+    ratings in every bracket, by the match's id) take their snapshots once it holds the lock, so they see
+    what the lock's previous holder committed. Then the writes: two round trips."""
+    versions = f"bot_version_id IN (SELECT bot_version_id FROM {table(match.seats.model)} WHERE match_id = %s)"
+    mark, seats, overall, brackets = run_statements([
+        (f"WITH marked AS (UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s "
+         f"RETURNING id), turn AS (UPDATE {table(GameLock)} SET sequence = sequence + 1 WHERE game = %s "
+         f"AND EXISTS (SELECT 1 FROM marked) RETURNING sequence) "
+         f"SELECT (SELECT count(*) FROM marked), (SELECT sequence FROM turn)",
+         [True, ruleset, match.pk, False, match.game]),
+        _seats_read(match),
+        (f"SELECT id, bot_version_id, mu, sigma, games FROM {table(Rating)} WHERE ruleset = %s AND {versions}",
+         [ruleset, match.pk]),
+        (f"SELECT id, bot_version_id, mu, sigma, games, bracket FROM {table(BracketRating)} "
+         f"WHERE ruleset = %s AND {versions}", [ruleset, match.pk]),
+    ])
+    (marked, sequence), = mark.rows
+    if not marked:
+        return False
+    if sequence is None:  # the game's first rated match: no lock row yet, so nothing was locked when read
+        apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, seats.rows)
+        return True
+    bracket = bracket_of(len(seats.rows))
+    read = [overall, Result(0, [row[:5] for row in brackets.rows if row[5] == bracket])] if bracket else [overall]
+    apply_rating(sequence, match.pk, match.game, ruleset, seats.rows, read=read)
     return True
 
 
