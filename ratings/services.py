@@ -150,7 +150,7 @@ def read_ratings(ruleset: str, version_ids: Sequence[int]) -> list[Statement]:
 
 
 def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: Sequence[tuple[int, int]],
-                 read: Sequence[Result] | None = None) -> None:
+                 read: Sequence[Result] | None = None, commit: bool = False) -> None:
     """The TrueSkill update of one match: ``seats`` are (bot version id, rank) in seat order.
 
     The caller holds the game's lock, took ``sequence`` (``take_rating_turn``) and marked the match rated
@@ -158,7 +158,8 @@ def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: S
     ran them after taking the lock (the match pipeline sends them with its store); else they are read here.
     A fixed number of statements whatever the history: the ratings read (overall and bracket), then one
     round trip of writes: the changes inserted, the ratings updated, the bracket's ratings inserted or
-    updated. A version's first rated match creates its rating first (one statement more).
+    updated. A version's first rated match creates its rating first (one statement more). ``commit``: the
+    writes end the caller's transaction (``run_statements``), in the same round trip on PostgreSQL.
     """
     env = environment()
     seats = [SeatResult(version, rank) for version, rank in seats]
@@ -184,4 +185,4 @@ def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: S
                                              for (pk, *_), (after,) in zip(ratings, new)}, increment=("games",)))
     # The leaderboard of its player count (2, 3-4, 5-6).
     writes += bracket_writes(game, ruleset, seats, results[1].rows if len(results) > 1 else [], env, now)
-    run_statements(writes)
+    run_statements(writes, commit=commit)

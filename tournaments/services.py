@@ -535,15 +535,16 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
     if ruleset:
         statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
     with writers_in_turn(), transaction.atomic():
-        results = run_statements(statements, flush=False)
+        # Unrated, these statements are the whole transaction: its commit goes with them (PostgreSQL).
+        results = run_statements(statements, flush=False, commit=not ruleset)
         if not results[0].rowcount:
             return "lease lost"  # another worker took the match over; its result counts (nothing was written)
-        if ruleset:
+        if ruleset:  # the rating writes end the transaction, its commit sent with them
             turn, number, *read = results[turn_at:]
             if turn.rowcount:
-                apply_rating(number.rows[0][0], match.pk, match.game, ruleset, rating, read=read)
+                apply_rating(number.rows[0][0], match.pk, match.game, ruleset, rating, read=read, commit=True)
             else:  # the game's first rated match: no lock row yet, so nothing was locked when the ratings were read
-                apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, rating)
+                apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, rating, commit=True)
     return "finished"
 
 

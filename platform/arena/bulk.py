@@ -31,7 +31,7 @@ class Result(NamedTuple):
     rows: list[tuple]
 
 
-def run_statements(statements: Sequence[Statement], flush: bool = True) -> list[Result]:
+def run_statements(statements: Sequence[Statement], flush: bool = True, commit: bool = False) -> list[Result]:
     """Run ``statements`` in order on the default connection; each one's result.
 
     PostgreSQL: all of them in one round trip (psycopg's pipeline mode, each a prepared statement: outside a
@@ -44,11 +44,15 @@ def run_statements(statements: Sequence[Statement], flush: bool = True) -> list[
     order, and a crash of the database server may lose the last fraction of a second of such commits). The
     match pipeline's writes, which the recovery replays if lost. SQLite's WAL mode with ``synchronous =
     NORMAL`` (settings) already commits so.
+
+    ``commit=True``: these are the last statements of the outermost atomic block, whose transaction PostgreSQL
+    then commits in the same round trip (the block finds nothing left to commit when it closes). Inside a
+    savepoint, or on other backends, the block commits as usual.
     """
     flush = flush or settings.ARENA.get("PIPELINE_FLUSH", False)  # the operator's choice wins (settings)
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
-        return _run_pipelined(db, statements, flush)
+        return _run_pipelined(db, statements, flush, commit)
     results = []
     with db.cursor() as cursor:
         for sql, params in statements:
@@ -61,7 +65,7 @@ def run_statements(statements: Sequence[Statement], flush: bool = True) -> list[
 PREPARED_MAX = 256
 
 
-def _run_pipelined(db, statements: Sequence[Statement], flush: bool) -> list[Result]:
+def _run_pipelined(db, statements: Sequence[Statement], flush: bool, commit: bool) -> list[Result]:
     """PostgreSQL: ``statements`` in one round trip of psycopg's pipeline mode, each a prepared statement of
     the connection (parsed and planned once per connection and shape, not at every match: planning the
     match's six-table read alone costs the server ~0.25 ms). Outside a transaction they form one (an implicit
@@ -76,6 +80,8 @@ def _run_pipelined(db, statements: Sequence[Statement], flush: bool) -> list[Res
         conn.prepared_max = PREPARED_MAX
     logged = db.queries_logged
     started = time.monotonic() if logged else 0.0
+    # Only the outermost block's own transaction: a savepoint's caller may still write or roll back.
+    commit = commit and db.in_atomic_block and len(db.atomic_blocks) == 1 and not db.needs_rollback
     cursors = []
     with db.wrap_database_errors, conn.pipeline():
         if not flush:
@@ -84,6 +90,8 @@ def _run_pipelined(db, statements: Sequence[Statement], flush: bool) -> list[Res
             cursor = psycopg.Cursor(conn)
             cursor.execute(sql, params, prepare=True)
             cursors.append(cursor)
+        if commit:  # the block's commit then finds psycopg idle and sends nothing
+            conn.execute("COMMIT")
     results = [Result(c.rowcount, c.fetchall() if c.description else []) for c in cursors]
     if logged:  # one entry per round trip, as Django's debug cursor logs a query string
         db.queries_log.append({"sql": "; ".join(sql for sql, _ in statements),

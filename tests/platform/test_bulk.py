@@ -1,0 +1,86 @@
+"""arena.bulk.run_statements: several statements in one round trip (PostgreSQL: prepared statements in
+psycopg's pipeline mode), and the commit of an outermost block sent with its last statements."""
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+
+from arena.bulk import insert_rows, run_statements
+from ratings.models import GameLock
+
+postgresql_only = pytest.mark.skipif("connection.vendor != 'postgresql'")
+
+
+def lock_row(game: str):
+    return insert_rows(GameLock, [{"game": game, "sequence": 0}])
+
+
+def committed(game: str) -> bool:
+    """Whether another connection (another thread's) sees the game's lock row: whether it is committed."""
+    seen = []
+
+    def look():
+        try:
+            seen.append(GameLock.objects.filter(game=game).exists())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join()
+    return seen[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_statements_of_the_outermost_block_commit_it():
+    with transaction.atomic():
+        run_statements([lock_row("a")], flush=False)
+        run_statements([("UPDATE ratings_gamelock SET sequence = sequence + 1 WHERE game = %s", ["a"])], commit=True)
+        if connection.vendor == "postgresql":  # committed in that round trip, before the block closes
+            assert committed("a")
+    assert GameLock.objects.get(game="a").sequence == 1
+    assert connection.get_autocommit()
+    with transaction.atomic():  # the connection goes on as usual
+        GameLock.objects.filter(game="a").update(sequence=5)
+        transaction.set_rollback(True)
+    assert GameLock.objects.get(game="a").sequence == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_inside_a_savepoint_nothing_commits_early():
+    with transaction.atomic():
+        with transaction.atomic():
+            run_statements([lock_row("b")], commit=True)
+            if connection.vendor == "postgresql":
+                assert not committed("b")
+        transaction.set_rollback(True)
+    assert not GameLock.objects.filter(game="b").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_statement_commits_nothing_of_its_block():
+    GameLock.objects.create(game="c")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        run_statements([lock_row("d")])
+        run_statements([lock_row("e"), lock_row("c")], commit=True)  # "c" exists
+    assert not GameLock.objects.filter(game__in=["d", "e"]).exists()
+    assert run_statements([("SELECT count(*) FROM ratings_gamelock", [])])[0].rows == [(1,)]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_statements_outside_a_transaction_form_one():
+    GameLock.objects.create(game="c")
+    with pytest.raises(IntegrityError):
+        run_statements([lock_row("f"), lock_row("c")])
+    assert not GameLock.objects.filter(game="f").exists()
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_each_statement_is_prepared_once_per_connection():
+    sql = "SELECT %s::int + 1, 'bulk-prepared'"
+    assert [run_statements([(sql, [n])])[0].rows for n in (1, 2)] == [[(2, "bulk-prepared")], [(3, "bulk-prepared")]]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%bulk-prepared%"])
+        assert cursor.fetchone() == (1,)
