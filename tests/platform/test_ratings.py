@@ -1,11 +1,12 @@
 """TrueSkill from the ranks of all seats, ties included, exactly once, one match at a time per game."""
 import pytest
 import trueskill
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from bots.models import Bot, BotVersion
 from players.services import system_player
-from ratings.models import GameLock, Rating, RatingChange
+from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.selectors import leaderboard, rating_history
 from ratings.services import environment, rate_match
 from tournaments.models import Match, MatchSeat
@@ -83,3 +84,42 @@ def test_updates_chain_in_order_and_feed_the_leaderboard():
 def test_environment_allows_draws():
     assert environment().draw_probability > 0
     assert isinstance(environment(), trueskill.TrueSkill)
+
+
+@pytest.mark.django_db
+def test_a_history_of_table_sizes_gives_trueskills_own_ratings_overall_and_per_bracket():
+    """Versions that play at 2, 3 and 4 seats hold a rating in several brackets: each match reads and moves
+    only its own bracket's (PostgreSQL reads them all by the match's id and keeps its bracket's)."""
+    a, b, c, d = make_versions(4)
+    env = environment()
+    overall, brackets = {}, {}
+    for seated, ranks in (([a, b], [0, 1]), ([a, b, c, d], [1, 0, 2, 2]), ([c, a, d], [0, 2, 1]),
+                          ([b, a], [0, 1]), ([d, c, b, a], [3, 2, 1, 0]), ([a, b, c], [0, 0, 1])):
+        with transaction.atomic():
+            assert rate_match(finished_match(seated, ranks), "standard") is True
+        bracket = "2" if len(seated) == 2 else "3-4"
+        for table, key in ((overall, lambda v: v.pk), (brackets, lambda v: (bracket, v.pk))):
+            before = [table.get(key(v), env.create_rating()) for v in seated]
+            for v, (after,) in zip(seated, env.rate([(r,) for r in before], ranks=ranks)):
+                table[key(v)] = after
+    for v in (a, b, c, d):
+        rating = Rating.objects.get(bot_version=v)
+        assert (rating.mu, rating.sigma) == (overall[v.pk].mu, overall[v.pk].sigma)
+    stored = {(r.bracket, r.bot_version_id): (r.mu, r.sigma) for r in BracketRating.objects.all()}
+    assert stored == {key: (r.mu, r.sigma) for key, r in brackets.items()}
+
+
+@pytest.mark.django_db
+def test_rating_a_match_takes_two_round_trips_on_postgresql():
+    versions = make_versions(4)
+    with transaction.atomic():
+        rate_match(finished_match(versions, [0, 1, 2, 3]), "standard")  # creates the lock row and the ratings
+    match = finished_match(versions, [3, 2, 1, 0])
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert rate_match(match, "standard") is True
+    with transaction.atomic(), CaptureQueriesContext(connection) as again:
+        assert rate_match(match, "standard") is False
+    if connection.vendor == "postgresql":  # the mark with the lock and the reads, then the writes; refused: the mark
+        assert (len(queries), len(again)) == (2, 1), [q["sql"] for q in queries.captured_queries]
+    assert RatingChange.objects.filter(match=match).count() == 4
+    assert GameLock.objects.get(game="port_royal").sequence == 2  # the refused second rating took no turn
