@@ -9,6 +9,7 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import connection
 
 from bots.services import register_builtin_bots
 from engines.bench import bench_game
@@ -46,6 +47,18 @@ def cpu_seconds(pids: list[int]) -> float | None:
         return None
 
 
+def database_server_pids(in_process: bool) -> list[int]:
+    """PostgreSQL: the server processes (backends) of this database's sessions: this command's own
+    (``in_process``) or every other one (the workers'; this database is the benchmark's own). Elsewhere
+    none (SQLite runs inside the processes measured)."""
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND "
+                       + ("pid = pg_backend_pid()" if in_process else "pid <> pg_backend_pid()"))
+        return [pid for pid, in cursor.fetchall()]
+
+
 class Command(BaseCommand):
     help = ("Measure platform throughput: a round robin of built-in bots (random vs heuristic) on local workers, "
             "from enqueue to stored and rated, and the platform's overhead per match (wall time per match and "
@@ -80,8 +93,9 @@ class Command(BaseCommand):
                                          games_per_pairing=4 * workers, bot_versions=entrants, seed=98, rated=True)
                 while tournament_progress(warm)["done"] < 4 * workers:
                     time.sleep(0.05)
+            servers = database_server_pids(in_process)
             started, cpu_started = time.perf_counter(), time.process_time()
-            workers_cpu = cpu_seconds([p.pid for p in procs])
+            workers_cpu, server_cpu = cpu_seconds([p.pid for p in procs]), cpu_seconds(servers)
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
                                            games_per_pairing=matches, bot_versions=entrants,
                                            seed=99, rated=True)
@@ -97,6 +111,8 @@ class Command(BaseCommand):
                 while tournament_progress(tournament)["done"] < matches:
                     time.sleep(0.02)
             elapsed = time.perf_counter() - started
+            server_after = cpu_seconds(servers)  # None if a session ended meanwhile (CONN_MAX_AGE)
+            server_cpu = None if not servers or server_cpu is None or server_after is None else server_after - server_cpu
             if in_process:
                 cpu = time.process_time() - cpu_started
             else:
@@ -122,6 +138,8 @@ class Command(BaseCommand):
             "cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches, 2),
             "engine_cpu_ms_per_match": round(engine_cpu_ms, 2),
             "overhead_cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches - engine_cpu_ms, 2),
+            # The database server's CPU for these sessions (PostgreSQL): parsing, planning, running the statements.
+            "db_server_cpu_ms_per_match": None if server_cpu is None else round(server_cpu * 1000 / matches, 2),
             "stored_log_bytes_avg": round(sum(len(d) for d in stored) / max(1, len(stored)), 1),
             "engine_only_games_per_s_one_core": bench_game(game, num_players=seats, games=20)["games_per_s"],
         }))
