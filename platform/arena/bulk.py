@@ -82,16 +82,31 @@ def _run_pipelined(db, statements: Sequence[Statement], flush: bool, commit: boo
     started = time.monotonic() if logged else 0.0
     # Only the outermost block's own transaction: a savepoint's caller may still write or roll back.
     commit = commit and db.in_atomic_block and len(db.atomic_blocks) == 1 and not db.needs_rollback
+    # A block's first statements: in pipeline mode psycopg sends its BEGIN in a round trip of its own (it
+    # syncs to learn the new transaction status); ours goes with the statements, psycopg told it is in
+    # autocommit meanwhile (the one private attribute used: where it is missing, psycopg begins as usual).
+    begin = (not conn.autocommit and conn.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+             and hasattr(conn, "_autocommit") and conn.isolation_level is None and conn.read_only is None
+             and conn.deferrable is None)
     cursors = []
-    with db.wrap_database_errors, conn.pipeline():
-        if not flush:
-            conn.execute("SET LOCAL synchronous_commit = off")
-        for sql, params in statements:
-            cursor = psycopg.Cursor(conn)
-            cursor.execute(sql, params, prepare=True)
-            cursors.append(cursor)
-        if commit:  # the block's commit then finds psycopg idle and sends nothing
-            conn.execute("COMMIT")
+    with db.wrap_database_errors:
+        if begin:
+            conn._autocommit = True
+        try:
+            with conn.pipeline():
+                if begin:
+                    conn.execute("BEGIN")
+                if not flush:
+                    conn.execute("SET LOCAL synchronous_commit = off")
+                for sql, params in statements:
+                    cursor = psycopg.Cursor(conn)
+                    cursor.execute(sql, params, prepare=True)
+                    cursors.append(cursor)
+                if commit:  # the block's commit then finds psycopg idle and sends nothing
+                    conn.execute("COMMIT")
+        finally:
+            if begin:
+                conn._autocommit = False
     results = [Result(c.rowcount, c.fetchall() if c.description else []) for c in cursors]
     if logged:  # one entry per round trip, as Django's debug cursor logs a query string
         db.queries_log.append({"sql": "; ".join(sql for sql, _ in statements),

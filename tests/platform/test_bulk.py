@@ -63,7 +63,10 @@ def test_a_failing_statement_commits_nothing_of_its_block():
     with pytest.raises(IntegrityError), transaction.atomic():
         run_statements([lock_row("d")])
         run_statements([lock_row("e"), lock_row("c")], commit=True)  # "c" exists
-    assert not GameLock.objects.filter(game__in=["d", "e"]).exists()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        run_statements([lock_row("f"), lock_row("c")], flush=False)  # the block's first statements fail
+    assert not GameLock.objects.filter(game__in=["d", "e", "f"]).exists()
+    assert connection.get_autocommit()
     assert run_statements([("SELECT count(*) FROM ratings_gamelock", [])])[0].rows == [(1,)]
 
 
@@ -72,8 +75,8 @@ def test_a_failing_statement_commits_nothing_of_its_block():
 def test_statements_outside_a_transaction_form_one():
     GameLock.objects.create(game="c")
     with pytest.raises(IntegrityError):
-        run_statements([lock_row("f"), lock_row("c")])
-    assert not GameLock.objects.filter(game="f").exists()
+        run_statements([lock_row("g"), lock_row("c")])
+    assert not GameLock.objects.filter(game="g").exists()
 
 
 @postgresql_only
