@@ -93,9 +93,9 @@ class Command(BaseCommand):
                                          games_per_pairing=4 * workers, bot_versions=entrants, seed=98, rated=True)
                 while tournament_progress(warm)["done"] < 4 * workers:
                     time.sleep(0.05)
-            servers = database_server_pids(in_process)
+            servers = {pid: cpu_seconds([pid]) for pid in database_server_pids(in_process)}
             started, cpu_started = time.perf_counter(), time.process_time()
-            workers_cpu, server_cpu = cpu_seconds([p.pid for p in procs]), cpu_seconds(servers)
+            workers_cpu = cpu_seconds([p.pid for p in procs])
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
                                            games_per_pairing=matches, bot_versions=entrants,
                                            seed=99, rated=True)
@@ -111,8 +111,10 @@ class Command(BaseCommand):
                 while tournament_progress(tournament)["done"] < matches:
                     time.sleep(0.02)
             elapsed = time.perf_counter() - started
-            server_after = cpu_seconds(servers)  # None if a session ended meanwhile (CONN_MAX_AGE)
-            server_cpu = None if not servers or server_cpu is None or server_after is None else server_after - server_cpu
+            # Sessions opened meanwhile (a worker's first match, a renewal) count whole; ended ones are missed.
+            server_after = {pid: cpu_seconds([pid]) for pid in database_server_pids(in_process)}
+            server_cpu = (sum(cpu - (servers.get(pid) or 0.0) for pid, cpu in server_after.items() if cpu is not None)
+                          if server_after else None)
             if in_process:
                 cpu = time.process_time() - cpu_started
             else:
