@@ -489,10 +489,11 @@ def save_match_log(match_id: int, log_data: dict) -> None:
 
 def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
            blob: bytes | None = None) -> str:
-    """One transaction, a fixed number of statements in three round trips (PostgreSQL; tests/platform/
-    test_pipeline.py counts them): the conditional store (which also marks the match rated: exactly once),
-    the log, the seats in one update, then (rated only) the game's lock and rating turn and the ratings'
-    read; then the rating writes (apply_rating); then the commit.
+    """One transaction, a fixed number of statements in two round trips (PostgreSQL; tests/platform/
+    test_pipeline.py counts them): the transaction's begin, the conditional store (which also marks the match
+    rated: exactly once), the log, the seats in one update, then (rated only) the game's lock and rating turn
+    and the ratings' read; then the rating writes (apply_rating) with the commit (unrated: the commit goes
+    with the first).
 
     The store swaps the lease token for a token of this attempt, and every later write is conditional on
     it: so they are written only if the store was (a retry after a lost reply finds nothing to do). The
