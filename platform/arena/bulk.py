@@ -6,7 +6,10 @@ directly, with the fields' own value preparation.
 """
 from __future__ import annotations
 
+import datetime
+import re
 import time
+import weakref
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
@@ -34,8 +37,8 @@ class Result(NamedTuple):
 def run_statements(statements: Sequence[Statement], flush: bool = True, commit: bool = False) -> list[Result]:
     """Run ``statements`` in order on the default connection; each one's result.
 
-    PostgreSQL: all of them in one round trip (psycopg's pipeline mode, each a prepared statement: outside a
-    transaction they form one). Each statement still takes its own snapshot when it starts, as separate statements do,
+    PostgreSQL: all of them in one round trip (one query string, each a prepared statement of the connection:
+    outside a transaction they form one). Each statement still takes its own snapshot when it starts, as separate statements do,
     so a read placed after a statement that waited on a row lock sees what the lock's previous holder
     committed. Other backends (SQLite refuses several statements in one call): one call each.
 
@@ -52,7 +55,7 @@ def run_statements(statements: Sequence[Statement], flush: bool = True, commit: 
     flush = flush or settings.ARENA.get("PIPELINE_FLUSH", False)  # the operator's choice wins (settings)
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
-        return _run_pipelined(db, statements, flush, commit)
+        return _run_batch(db, statements, flush, commit)
     results = []
     with db.cursor() as cursor:
         for sql, params in statements:
@@ -61,54 +64,86 @@ def run_statements(statements: Sequence[Statement], flush: bool = True, commit: 
     return results
 
 
-#: Statements psycopg keeps prepared per connection (its default is 100; the pipeline has a few dozen shapes).
-PREPARED_MAX = 256
+#: The most statement shapes a connection keeps prepared (the pipeline has a few dozen); past it, plain SQL.
+PREPARED_MAX = 500
+
+#: Per database connection (psycopg's object: a new connection starts afresh): the statements it has
+#: prepared, (SQL, parameter types) -> name, and the number of names it has used.
+_prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+_PARAMETER_TYPES = ((bool, "boolean"), (int, "bigint"), (float, "double precision"), ((bytes, memoryview), "bytea"),
+                    (datetime.datetime, "timestamptz"), (datetime.date, "date"), (datetime.timedelta, "interval"))
+_PLACEHOLDER = re.compile(r"%[s%]")
 
 
-def _run_pipelined(db, statements: Sequence[Statement], flush: bool, commit: bool) -> list[Result]:
-    """PostgreSQL: ``statements`` in one round trip of psycopg's pipeline mode, each a prepared statement of
-    the connection (parsed and planned once per connection and shape, not at every match: planning the
-    match's six-table read alone costs the server ~0.25 ms). Outside a transaction they form one (an implicit
-    transaction up to the pipeline's sync), as the statements of one query string do; each still takes its
-    own snapshot when it starts."""
+def _parameter_type(value: Any) -> str:
+    """The declared type of a prepared statement's parameter: ``unknown`` (inferred from where it stands, as
+    a quoted literal's is) for strings, NULL and the rest."""
+    return next((name for kind, name in _PARAMETER_TYPES if isinstance(value, kind)), "unknown")
+
+
+def _dollar_sql(sql: str) -> str:
+    """``sql`` with its ``%s`` placeholders numbered as a prepared statement's (``$1``, ``$2``...); ``%%`` stays,
+    for the string's client-side binding."""
+    count = iter(range(1, 1 << 30))
+    return _PLACEHOLDER.sub(lambda m: m.group() if m.group() == "%%" else f"${next(count)}", sql)
+
+
+def _run_batch(db, statements: Sequence[Statement], flush: bool, commit: bool) -> list[Result]:
+    """PostgreSQL: ``statements`` in one query string, one round trip, each run as a prepared statement of the
+    connection (``EXECUTE``; the ``PREPARE`` goes with its first use): parsed and planned once per connection
+    and statement shape, not at every match (planning the match's six-table read alone costs the server
+    ~0.25 ms). One string, so the server has the whole batch at once: a batch holding the game's rating lock
+    never waits for the rest of itself. Outside a transaction the statements form one, as a query string's
+    do; each still takes its own snapshot when it starts."""
     db.validate_no_broken_transaction()
     db.validate_thread_sharing()
     db.ensure_connection()
     conn = db.connection
-    if conn.prepare_threshold is None:  # Django's default (None) would prepare nothing, even when asked
-        conn.prepare_threshold = 1 << 30  # only the statements run here, which ask for it
-        conn.prepared_max = PREPARED_MAX
-    logged = db.queries_logged
-    started = time.monotonic() if logged else 0.0
-    # Only the outermost block's own transaction: a savepoint's caller may still write or roll back.
-    commit = commit and db.in_atomic_block and len(db.atomic_blocks) == 1 and not db.needs_rollback
-    # A block's first statements: in pipeline mode psycopg sends its BEGIN in a round trip of its own (it
-    # syncs to learn the new transaction status); ours goes with the statements, psycopg told it is in
-    # autocommit meanwhile (the one private attribute used: where it is missing, psycopg begins as usual).
+    known = _prepared.setdefault(conn, {"names": {}, "used": 0})
+    # A block's first statements: psycopg would send the block's BEGIN in a round trip of its own; ours goes in
+    # the string, psycopg told it is in autocommit meanwhile (the one private attribute used: where it is
+    # missing, psycopg begins as usual).
     begin = (not conn.autocommit and conn.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
              and hasattr(conn, "_autocommit") and conn.isolation_level is None and conn.read_only is None
              and conn.deferrable is None)
-    cursors = []
+    # Only the outermost block's own transaction: a savepoint's caller may still write or roll back.
+    commit = commit and db.in_atomic_block and len(db.atomic_blocks) == 1 and not db.needs_rollback
+    parts = (["BEGIN"] if begin else []) + ([] if flush else ["SET LOCAL synchronous_commit = off"])
+    wanted, params = set(), []  # the positions of the statements' own results among the string's
+    for sql, values in statements:
+        types = tuple(_parameter_type(v) for v in values)
+        name = known["names"].get((sql, types))
+        if name is None and len(known["names"]) < PREPARED_MAX:
+            name = known["names"][sql, types] = f"arena_{known['used']}"
+            known["used"] += 1
+            parts.append(f"PREPARE {name} ({', '.join(types)}) AS {_dollar_sql(sql)}" if types
+                         else f"PREPARE {name} AS {_dollar_sql(sql)}")
+        wanted.add(len(parts))
+        parts.append(sql if name is None else f"EXECUTE {name}" + (f"({', '.join(['%s'] * len(values))})" if values else ""))
+        params += values
+    if commit:  # the block's commit then finds psycopg idle and sends nothing
+        parts.append("COMMIT")
+    logged = db.queries_logged
+    started = time.monotonic() if logged else 0.0
+    results = []
     with db.wrap_database_errors:
         if begin:
             conn._autocommit = True
         try:
-            with conn.pipeline():
-                if begin:
-                    conn.execute("BEGIN")
-                if not flush:
-                    conn.execute("SET LOCAL synchronous_commit = off")
-                for sql, params in statements:
-                    cursor = psycopg.Cursor(conn)
-                    cursor.execute(sql, params, prepare=True)
-                    cursors.append(cursor)
-                if commit:  # the block's commit then finds psycopg idle and sends nothing
-                    conn.execute("COMMIT")
+            with psycopg.ClientCursor(conn) as cursor:
+                cursor.execute("; ".join(parts), params)
+                for position in range(len(parts)):
+                    if position in wanted:
+                        results.append(Result(cursor.rowcount, cursor.fetchall() if cursor.description else []))
+                    cursor.nextset()
+        except Exception:
+            known["names"].clear()  # which of its PREPAREs ran is unknown: new names from here on
+            raise
         finally:
             if begin:
                 conn._autocommit = False
-    results = [Result(c.rowcount, c.fetchall() if c.description else []) for c in cursors]
-    if logged:  # one entry per round trip, as Django's debug cursor logs a query string
+    if logged:  # the statements themselves, one entry per round trip (as Django's debug cursor logs one)
         db.queries_log.append({"sql": "; ".join(sql for sql, _ in statements),
                                "time": f"{time.monotonic() - started:.3f}"})
     return results

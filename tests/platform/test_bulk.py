@@ -82,8 +82,8 @@ def test_statements_outside_a_transaction_form_one():
 @postgresql_only
 @pytest.mark.django_db
 def test_each_statement_is_prepared_once_per_connection():
-    sql = "SELECT %s::int + 1, 'bulk-prepared'"
-    assert [run_statements([(sql, [n])])[0].rows for n in (1, 2)] == [[(2, "bulk-prepared")], [(3, "bulk-prepared")]]
+    sql = "SELECT %s::int + 1, 'bulk-prepared', '100%%'"
+    assert [run_statements([(sql, [n])])[0].rows for n in (1, 2)] == [[(2, "bulk-prepared", "100%")], [(3, "bulk-prepared", "100%")]]
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%bulk-prepared%"])
         assert cursor.fetchone() == (1,)
