@@ -38,9 +38,9 @@ def run_statements(statements: Sequence[Statement], flush: bool = True, commit: 
     """Run ``statements`` in order on the default connection; each one's result.
 
     PostgreSQL: all of them in one round trip (one query string, each a prepared statement of the connection:
-    outside a transaction they form one). Each statement still takes its own snapshot when it starts, as separate statements do,
-    so a read placed after a statement that waited on a row lock sees what the lock's previous holder
-    committed. Other backends (SQLite refuses several statements in one call): one call each.
+    outside a transaction they form one). Each statement still takes its own snapshot when it starts, as
+    separate statements do, so a read placed after a statement that waited on a row lock sees what the lock's
+    previous holder committed. Other backends (SQLite refuses several statements in one call): one call each.
 
     ``flush=False`` (PostgreSQL): the commit of the current transaction (or of these statements) does not
     wait for its WAL to reach the disk (``synchronous_commit = off``: it is visible at once, atomic and in
