@@ -64,7 +64,7 @@ def run_statements(statements: Sequence[Statement], flush: bool = True, commit: 
     return results
 
 
-#: The most statement shapes a connection keeps prepared (the pipeline has a few dozen); past it, plain SQL.
+#: The most statement shapes a connection prepares (the match pipeline has a few dozen); past it, plain SQL.
 PREPARED_MAX = 500
 
 #: Per database connection (psycopg's object: a new connection starts afresh): the statements it has
@@ -138,7 +138,9 @@ def _run_batch(db, statements: Sequence[Statement], flush: bool, commit: bool) -
                         results.append(Result(cursor.rowcount, cursor.fetchall() if cursor.description else []))
                     cursor.nextset()
         except Exception:
-            known["names"].clear()  # which of its PREPAREs ran is unknown: new names from here on
+            # Which of its PREPAREs ran is unknown: new names from here on (the old ones go with the
+            # connection, at the latest after CONN_MAX_AGE).
+            known["names"].clear()
             raise
         finally:
             if begin:
