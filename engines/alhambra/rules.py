@@ -112,6 +112,18 @@ class AlhambraState:
             cache.edges -= geo.PASS_COUNT[code | TILE_WALLS[old] << 12]
             cache.cut = None
         else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
+            tiles = cache.tiles
+            if tiles is not None and not (TILE_WALLS[old] ^ TILE_WALLS[new]) & code & 15:
+                # the same walls towards every neighbour: the neighbours' codes, the passages, the cut
+                # tiles and which cells are removable stay; only the tile's id changes in the removal facts
+                tiles[tiles.index(old)] = new
+                removable = cache.removable
+                if old in removable:
+                    removable[removable.index(old)] = new
+                swap_fit = cache.swap_fit
+                swap_fit[new] = swap_fit[old]  # SWAP_FITS reads the neighbours' bits only
+                cache.front_list = cache.redesign = cache.longest_wall = None
+                return
             was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
             if was != now:
                 cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
