@@ -487,7 +487,12 @@ class Alhambra(Game):
         hand = s.hands[seat]
         hand.extend(cards)
         hand.sort()
-        return self._end_action(s, [{"type": "take_money", "seat": seat, "cards": list(cards)}])
+        events = [{"type": "take_money", "seat": seat, "cards": list(cards)}]
+        if s.held:  # _end_action without the call
+            s.phase = PLACEMENT
+        else:
+            self._end_of_turn(s, events)
+        return events
 
     def _buy(self, s: AlhambraState, seat: int, slot: int, pay: list[int]) -> list[Event]:
         currency = SLOT_CURRENCY[slot]
@@ -535,7 +540,12 @@ class Alhambra(Game):
         reserve.sort()
         event = dict(action)
         event["seat"] = seat
-        return self._end_action(s, [event])
+        events = [event]
+        if s.held:  # _end_action without the call
+            s.phase = PLACEMENT
+        else:
+            self._end_of_turn(s, events)
+        return events
 
     @staticmethod
     def _tile_cell(s: AlhambraState, seat: int, tile: int) -> int:
