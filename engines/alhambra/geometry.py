@@ -129,14 +129,13 @@ LEAF: bytes = bytes(PASS_COUNT[code] < 2 and code & 15 != 15 for code in range(1
 def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
     """The code of every cell next to a tile (8 directions), occupied or not."""
     codes: dict[int, int] = {}
-    get = codes.get
     walls_of = TILE_WALLS
     for c, t in alhambra.items():
         walls = walls_of[t]
         for step, bits in _CODE_BITS[walls]:
             e = c + step
-            codes[e] = get(e, 0) | bits
-        codes[c] = get(c, 0) | walls << 12
+            codes[e] = codes.get(e, 0) | bits
+        codes[c] = codes.get(c, 0) | walls << 12
     return codes
 
 
@@ -152,14 +151,13 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int
     (None: empty); ``alhambra`` already holds the change."""
     walls_of = TILE_WALLS
     fits_of = CODE_FITS
-    get = codes.get
     was = EMPTY if old is None else walls_of[old]
     now = EMPTY if new is None else walls_of[new]
     if (was ^ now) & 15:
-        codes[c] = get(c, 0) ^ ((was ^ now) & 15) << 12
+        codes[c] = codes.get(c, 0) ^ ((was ^ now) & 15) << 12
     for step, delta in CODE_DELTA[was][now]:
         e = c + step
-        code = codes[e] = get(e, 0) ^ delta
+        code = codes[e] = codes.get(e, 0) ^ delta
         if e not in alhambra:
             fit = fits_of[code]
             if fit:
@@ -167,7 +165,7 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int
             elif e in front:
                 del front[e]
     if new is None:
-        fit = fits_of[get(c, 0)]
+        fit = fits_of[codes.get(c, 0)]
         if fit:
             front[c] = fit
     elif old is None and c in front:
@@ -243,10 +241,9 @@ def _adjacency(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, lis
     """Tile -> the cells its passages lead to."""
     walls_of = TILE_WALLS
     steps = PASS_STEPS
-    get = codes.get
     adj: dict[int, list[int]] = {}
     for c, t in alhambra.items():
-        code = get(c, 0)
+        code = codes.get(c, 0)
         adj[c] = [c + step for step in steps[code & 15 & ~(code >> 8) & ~walls_of[t]]]
     return adj
 
@@ -298,8 +295,7 @@ def removable(alhambra: dict[int, int], codes: dict[int, int] | None = None,
         cut = cut_cells(alhambra, codes)
     if cut is None:  # not every tile reachable: test each tile alone
         return _removable_slow(alhambra, _adjacency(alhambra, codes))
-    get = codes.get
-    return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and get(c, 0) & 15 != 15]
+    return [c for c in sorted(alhambra) if c != ORIGIN and c not in cut and codes.get(c, 0) & 15 != 15]
 
 
 def _removable_slow(alhambra: dict[int, int], adj: dict[int, list[int]]) -> list[int]:

@@ -323,7 +323,6 @@ class Alhambra(Game):
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
         """§4.4/§4.6 (the redesign part of the list), kept in ``cache`` until the Alhambra or the reserve change."""
         acts: list[Action] = []
-        add = acts.append
         alhambra = s.alhambras[seat]
         distinct = reserve  # the lowest id of each (type, walls) in the reserve: the others are interchangeable
         if len(reserve) > 1:
@@ -345,12 +344,12 @@ class Alhambra(Game):
                 placed = _REDESIGN_PLACE[tile]
                 for c in cells:
                     if front[c] & bit:
-                        add(placed[c])
+                        acts.append(placed[c])
         if len(alhambra) > 1:
             if cache.removable is None:
                 self._removal_facts(s, seat, cache)
             for t in cache.removable:
-                add(_REMOVE[t])
+                acts.append(_REMOVE[t])
             if distinct:
                 tiles = cache.tiles
                 swap_fit = cache.swap_fit
@@ -359,7 +358,7 @@ class Alhambra(Game):
                     row = _SWAP[tile]
                     for there in tiles:
                         if swap_fit[there] & bit:
-                            add(row[there])
+                            acts.append(row[there])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
         return acts
@@ -376,13 +375,12 @@ class Alhambra(Game):
         cells = s.front_list(seat)
         front = s.cache[seat].front  # cell -> fit mask
         acts: list[Action] = []
-        add = acts.append
         for tile in tiles:
             bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
             placed = _PLACE[tile]
             for c in cells:
                 if front[c] & bit:
-                    add(placed[c])
+                    acts.append(placed[c])
             acts.append(_TO_RESERVE[tile])
             if dirk:
                 acts.append(_TO_DIRK[tile])
