@@ -120,6 +120,23 @@ CODE_FITS: tuple[int, ...] = tuple(_code_fits(code) for code in range(4096))
 _SWAP_FITS = [sum(1 << w for w in range(16) if (w & code & 15) == code >> 8) for code in range(4096)]
 #: SWAP_FITS[code]: the wall masks a tile may have to replace the tile of a cell with that code (L2)
 SWAP_FITS: tuple[int, ...] = tuple(_SWAP_FITS) * 16
+_SHARED_FLAGS: dict[int, tuple[bool, ...]] = {}
+
+
+def _flags(mask: int) -> tuple[bool, ...]:
+    """A wall-mask set as 16 flags indexed by the wall mask, one shared tuple per set."""
+    flags = _SHARED_FLAGS.get(mask)
+    if flags is None:
+        flags = _SHARED_FLAGS[mask] = tuple(bool(mask >> w & 1) for w in range(16))
+    return flags
+
+
+# The fit sets as flags: in Python 3.11 ``flags[w]`` is two specialized subscripts, where ``mask & 1 << w``
+# is an unspecialized operator that makes a new int (the redesign loops test ~25 of them a list).
+#: CODE_FIT_FLAGS[code]: CODE_FITS[code] as flags, () when nothing fits (the cell is not on the frontier)
+CODE_FIT_FLAGS: tuple[tuple[bool, ...], ...] = tuple(_flags(m) if m else () for m in CODE_FITS)
+#: SWAP_FIT_FLAGS[code]: SWAP_FITS[code] as flags
+SWAP_FIT_FLAGS: tuple[tuple[bool, ...], ...] = tuple(_flags(m) for m in _SWAP_FITS) * 16
 #: PASS_COUNT[code]: the number of passages of the tile on an occupied cell with that code
 PASS_COUNT: bytes = bytes(POPCOUNT[code & 15 & ~(code >> 8) & ~w] for w in range(16) for code in range(4096))
 #: LEAF[code]: 1 if the tile on a cell with that code has at most one passage and an empty side (R1)
@@ -139,18 +156,19 @@ def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
     return codes
 
 
-def front_of(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, int]:
-    """The frontier: empty cell -> the wall masks that fit it (``CODE_FITS``), fitting cells only."""
-    fits_of = CODE_FITS
+def front_of(alhambra: dict[int, int], codes: dict[int, int]) -> dict[int, tuple[bool, ...]]:
+    """The frontier: empty cell -> the wall masks that fit it as flags (``CODE_FIT_FLAGS``), fitting
+    cells only."""
+    fits_of = CODE_FIT_FLAGS
     return {e: fits_of[code] for e, code in codes.items() if e not in alhambra and fits_of[code]}
 
 
-def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, int], c: int,
+def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, tuple[bool, ...]], c: int,
            old: int | None, new: int | None) -> None:
     """Bring ``codes`` and ``front`` up to date after cell ``c`` went from tile ``old`` to ``new``
     (None: empty); ``alhambra`` already holds the change."""
     walls_of = TILE_WALLS
-    fits_of = CODE_FITS
+    fits_of = CODE_FIT_FLAGS
     was = EMPTY if old is None else walls_of[old]
     now = EMPTY if new is None else walls_of[new]
     if (was ^ now) & 15:

@@ -49,8 +49,8 @@ class SeatCache:
         #: cell -> neighbourhood code (geometry.codes_of)
         codes = geo.codes_of(alhambra)
         self.codes: dict[int, int] = codes
-        #: empty cell -> the wall masks that fit there (geometry.front_of)
-        self.front: dict[int, int] = geo.front_of(alhambra, codes)
+        #: empty cell -> the flags of the wall masks that fit there (geometry.front_of)
+        self.front: dict[int, tuple[bool, ...]] = geo.front_of(alhambra, codes)
         #: the occupied cells but the fountain's, sorted
         self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
         #: the number of passages between tiles
@@ -62,8 +62,8 @@ class SeatCache:
         self.connected = False
         self.removable: list[int] | None = None
         self.tiles: list[int] | None = None  # the tiles but the fountain, in cell order
-        #: tile -> the wall masks that may replace it (for the tiles listed in ``tiles``)
-        self.swap_fit: list[int] = [0] * len(TILE_WALLS)
+        #: tile -> the flags of the wall masks that may replace it (read for the tiles listed in ``tiles`` only)
+        self.swap_fit: list[tuple[bool, ...]] = [()] * len(TILE_WALLS)
         #: the redesign actions, valid while the Alhambra and the reserve stay as they were
         self.redesign: list[Action] | None = None
         self.redesign_reserve: list[int] | None = None
@@ -335,15 +335,15 @@ class Alhambra(Game):
                     seen.append(kind)
                     distinct.append(t)
         if distinct:
-            front = cache.front  # cell -> fit mask
+            front = cache.front  # cell -> fit flags
             cells = cache.front_list
             if cells is None:  # AlhambraState.front_list without its two calls
                 cells = cache.front_list = sorted(front)
             for tile in distinct:
-                bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+                w = TILE_WALLS[tile]
                 placed = _REDESIGN_PLACE[tile]
                 for c in cells:
-                    if front[c] & bit:
+                    if front[c][w]:
                         acts.append(placed[c])
         if len(alhambra) > 1:
             if cache.removable is None:
@@ -354,10 +354,10 @@ class Alhambra(Game):
                 tiles = cache.tiles
                 swap_fit = cache.swap_fit
                 for tile in distinct:
-                    bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+                    w = TILE_WALLS[tile]
                     row = _SWAP[tile]
                     for there in tiles:
-                        if swap_fit[there] & bit:
+                        if swap_fit[there][w]:
                             acts.append(row[there])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
@@ -373,13 +373,13 @@ class Alhambra(Game):
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         cells = s.front_list(seat)
-        front = s.cache[seat].front  # cell -> fit mask
+        front = s.cache[seat].front  # cell -> fit flags
         acts: list[Action] = []
         for tile in tiles:
-            bit = 1 << TILE_WALLS[tile]  # fit masks hold bit w for walls w
+            w = TILE_WALLS[tile]
             placed = _PLACE[tile]
             for c in cells:
-                if front[c] & bit:
+                if front[c][w]:
                     acts.append(placed[c])
             acts.append(_TO_RESERVE[tile])
             if dirk:
@@ -708,7 +708,7 @@ class Alhambra(Game):
         cells = cache.cells
         tiles = cache.tiles = []
         swap_fit = cache.swap_fit
-        swap_fits = geo.SWAP_FITS
+        swap_fits = geo.SWAP_FIT_FLAGS
         # plain loops: a few cells, where map/zip objects cost more than they save
         if cache.connected and cache.edges == len(cells):
             # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
