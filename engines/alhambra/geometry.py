@@ -97,10 +97,11 @@ def _code_bits(walls: int) -> tuple[tuple[int, int], ...]:
 
 
 _CODE_BITS = [_code_bits(w) for w in range(16)] + [tuple((step, 0) for step, _ in _code_bits(0))]
-#: CODE_DELTA[old][new]: (step, XOR) for each neighbour when a cell goes from walls ``old`` to ``new``
-#: (EMPTY: no tile); neighbours whose code does not change are left out
+#: CODE_DELTA[old][new]: (step, what to add) for each neighbour when a cell goes from walls ``old`` to
+#: ``new`` (EMPTY: no tile); neighbours whose code does not change are left out. An addition rather
+#: than a XOR (the cell's bits are exactly the old tile's): Python 3.11 specializes + on ints, not ^.
 CODE_DELTA: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
-    tuple(tuple((step, a ^ b) for (step, a), (_, b) in zip(_CODE_BITS[old], _CODE_BITS[new]) if a != b)
+    tuple(tuple((step, b - a) for (step, a), (_, b) in zip(_CODE_BITS[old], _CODE_BITS[new]) if a != b)
           for new in range(17))
     for old in range(17))
 
@@ -175,7 +176,7 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, tup
         codes[c] = codes.get(c, 0) ^ ((was ^ now) & 15) << 12
     for step, delta in CODE_DELTA[was][now]:
         e = c + step
-        code = codes[e] = codes.get(e, 0) ^ delta
+        code = codes[e] = codes.get(e, 0) + delta
         if e not in alhambra:
             fit = fits_of[code]
             if fit:

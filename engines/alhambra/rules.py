@@ -989,8 +989,9 @@ def _purse(hand: list[int]) -> tuple[int, ...]:
     each (0: none): ints, unlike tuples, cost nothing to build and hash."""
     by_currency = [0, 0, 0, 0]
     value = CARD_VALUE
+    currency = CARD_CURRENCY  # a subscript: Python 3.11 does not specialize //
     for c in hand:
-        k = c // 27  # the currency (data.py)
+        k = currency[c]
         by_currency[k] = by_currency[k] * 10 + value[c]
     a, b, c, d = _SLOT_CURRENCIES
     return by_currency[a], by_currency[b], by_currency[c], by_currency[d]
