@@ -139,9 +139,10 @@ CODE_FIT_FLAGS: tuple[tuple[bool, ...], ...] = tuple(_flags(m) if m else () for 
 #: SWAP_FIT_FLAGS[code]: SWAP_FITS[code] as flags
 SWAP_FIT_FLAGS: tuple[tuple[bool, ...], ...] = tuple(_flags(m) for m in _SWAP_FITS) * 16
 #: PASS_COUNT[code]: the number of passages of the tile on an occupied cell with that code
-PASS_COUNT: bytes = bytes(POPCOUNT[code & 15 & ~(code >> 8) & ~w] for w in range(16) for code in range(4096))
-#: LEAF[code]: 1 if the tile on a cell with that code has at most one passage and an empty side (R1)
-LEAF: bytes = bytes(PASS_COUNT[code] < 2 and code & 15 != 15 for code in range(1 << 16))
+# (tuples, not bytes: Python 3.11 specializes a tuple's subscript only)
+PASS_COUNT: tuple[int, ...] = tuple(POPCOUNT[code & 15 & ~(code >> 8) & ~w] for w in range(16) for code in range(4096))
+#: LEAF[code]: whether the tile on a cell with that code has at most one passage and an empty side (R1)
+LEAF: tuple[bool, ...] = tuple(PASS_COUNT[code] < 2 and code & 15 != 15 for code in range(1 << 16))
 
 
 def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
@@ -248,6 +249,10 @@ def can_remove(alhambra: dict[int, int], c: int) -> bool:
 #: PASS_STEPS[mask]: the cell steps of the directions in a 4-bit direction mask
 PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(step for bit, step, _opp in STEPS if mask & bit) for mask in range(16))
+#: CODE_PASS_STEPS[code]: the steps of the passages of the tile on an occupied cell with that code (its
+#: own walls in bits 12-15): one subscript instead of four operators Python 3.11 does not specialize
+CODE_PASS_STEPS: tuple[tuple[int, ...], ...] = tuple(
+    PASS_STEPS[open_ & ~w] for w in range(16) for open_ in [code & 15 & ~(code >> 8) for code in range(4096)])
 
 
 def passage_mask(code: int, walls: int) -> int:
@@ -271,21 +276,18 @@ def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | Non
     """The cut tiles of the passage graph (removing one strands others; the fountain may be listed
     too), or None when some tile is already unreachable (only hand-built Alhambras). One depth-first
     search from the fountain with Hopcroft-Tarjan low points, the passages read from ``codes``."""
-    walls_of = TILE_WALLS
-    steps = PASS_STEPS
-    code = codes[ORIGIN]
+    steps = CODE_PASS_STEPS
     disc = {ORIGIN: 0}
     low = {ORIGIN: 0}
     cut: set[int] = set()
-    stack = [(ORIGIN, iter(steps[code & 15 & ~(code >> 8) & ~walls_of[alhambra[ORIGIN]]]))]
+    stack = [(ORIGIN, iter(steps[codes[ORIGIN]]))]
     while stack:
         v, children = stack[-1]
         for step in children:
             w = v + step
             if w not in disc:
                 disc[w] = low[w] = len(disc)
-                code = codes[w]
-                stack.append((w, iter(steps[code & 15 & ~(code >> 8) & ~walls_of[alhambra[w]]])))
+                stack.append((w, iter(steps[codes[w]])))
                 break
             if disc[w] < low[v]:
                 low[v] = disc[w]
