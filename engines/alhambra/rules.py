@@ -913,6 +913,8 @@ _PLACE: tuple[_CellActions, ...] = tuple(
 
 _TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
 _CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
+_TAKE_KEY_BITS: tuple[int, ...] = tuple(v << 1 for v in _CAPPED_VALUE)  # a card's bits in a _picks key
+_CARD_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # (currency, value): equal cards share it
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
 # the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
@@ -930,10 +932,13 @@ def _take_actions(money_market: list[int]) -> list[Action]:
     """``take_money_actions`` (a new list of the shared action dicts)."""
     key = 0  # the _picks key (plain loops: map objects cost more on 4 cards)
     prev = -1
-    capped = _CAPPED_VALUE
+    bits = _TAKE_KEY_BITS
+    classes = _CARD_CLASS
     for c in money_market:
-        k = c // 3
-        key = key << 4 | capped[c] << 1 | (k == prev)
+        k = classes[c]
+        key = key * 16 + bits[c]  # key << 4 | capped value << 1, by the operators Python 3.11 specializes
+        if k == prev:
+            key += 1
         prev = k
     recipe = _TAKE_RECIPES.get(key)
     if recipe is None:
@@ -1006,12 +1011,15 @@ def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
     The picks depend only on the values (5 and up never join another card) and on which neighbours
     are equal cards, so that is the memo's key: a few hundred keys instead of every market.
     """
-    key = 0
+    key = 0  # as in _take_actions
     prev = -1
-    capped = _CAPPED_VALUE
+    bits = _TAKE_KEY_BITS
+    classes = _CARD_CLASS
     for c in money_market:
-        k = c // 3
-        key = key << 4 | capped[c] << 1 | (k == prev)
+        k = classes[c]
+        key = key * 16 + bits[c]
+        if k == prev:
+            key += 1
         prev = k
     picks = _TAKE_MEMO.get(key)
     if picks is None:
