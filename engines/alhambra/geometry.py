@@ -106,6 +106,11 @@ CODE_DELTA: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
     for old in range(17))
 
 
+#: OWN_DELTA[old][new]: what to add to a cell's code when its walls go from ``old`` to ``new`` (EMPTY: no tile)
+OWN_DELTA: tuple[tuple[int, ...], ...] = tuple(
+    tuple(((new & 15) - (old & 15)) << 12 for new in range(17)) for old in range(17))
+
+
 def _code_fits(code: int) -> int:
     """Bit w set iff a tile with walls w may go on an empty cell with this code (P1-P4)."""
     occ, req = code & 15, code >> 8
@@ -173,8 +178,9 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, tup
     fits_of = CODE_FIT_FLAGS
     was = EMPTY if old is None else walls_of[old]
     now = EMPTY if new is None else walls_of[new]
-    if (was ^ now) & 15:
-        codes[c] = codes.get(c, 0) ^ ((was ^ now) & 15) << 12
+    own = OWN_DELTA[was][now]
+    if own:
+        codes[c] = codes.get(c, 0) + own
     for step, delta in CODE_DELTA[was][now]:
         e = c + step
         code = codes[e] = codes.get(e, 0) + delta

@@ -100,11 +100,11 @@ class AlhambraState:
         cut = cache.cut
         if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
             insort(cache.cells, c)
-            way = code & 15 & ~(code >> 8) & ~TILE_WALLS[new]  # geo.passage_mask without the call
-            cache.edges += geo.POPCOUNT[way]
-            if cut is not None and way and way & (way - 1) == 0:
+            steps = geo.CODE_PASS_STEPS[codes[c]]  # its passages (the code holds its walls now)
+            cache.edges += len(steps)
+            if cut is not None and len(steps) == 1:
                 # a new dead end: only the tile it hangs on becomes a cut tile
-                cut.add(c + geo.PASS_STEPS[way][0])
+                cut.add(c + steps[0])
             else:
                 cache.cut = None
         elif new is None:  # a removable tile went: the others stay reachable
@@ -637,7 +637,8 @@ class Alhambra(Game):
             s.ended_by = "bag" if s.game_end else "max_turns"
             self._game_end(s, events)
         else:
-            s.active = (s.active + 1) % s.n
+            active = s.active + 1  # not % s.n: Python 3.11 does not specialize %
+            s.active = active if active < s.n else 0
 
     def _score(self, s: AlhambraState, r: int, events: list[Event]) -> None:
         """§5.1 scoring round ``r``: majorities per type (Dirk included), then walls for seats."""
