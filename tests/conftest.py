@@ -20,8 +20,17 @@ REQUIRED = tools_required()
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``sandbox`` (``browser``) skip, saying why, where bubblewrap (Chromium) cannot run,
-    unless required."""
+    unless required. Tests marked ``postgresql`` are left out of a run on another database: they run in
+    tests/integration/test_postgresql_path.py, which runs their modules on a real PostgreSQL."""
+    from django.conf import settings
+
     from engines.sandbox import sandbox_problem
+
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        other = [item for item in items if item.get_closest_marker("postgresql")]
+        if other:
+            config.hook.pytest_deselected(items=other)
+            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
 
     for marker, find_problem, what in (("sandbox", sandbox_problem, "sandbox"), ("browser", browser_problem, "browser")):
         marked = [item for item in items if item.get_closest_marker(marker)]

@@ -1,5 +1,6 @@
-"""arena.bulk.run_statements: several statements in one round trip (PostgreSQL: prepared statements in
-psycopg's pipeline mode), and the commit of an outermost block sent with its last statements."""
+"""arena.bulk.run_statements: several statements in one round trip (PostgreSQL: one query string of prepared
+statements), and the commit of an outermost block sent with its last statements. The tests marked
+``postgresql`` run on PostgreSQL in tests/integration/test_postgresql_path.py."""
 import threading
 
 import pytest
@@ -7,9 +8,6 @@ from django.db import IntegrityError, connection, connections, transaction
 
 from arena.bulk import insert_rows, run_statements
 from ratings.models import GameLock
-
-postgresql_only = pytest.mark.skipif("connection.vendor != 'postgresql'")
-
 
 def lock_row(game: str):
     return insert_rows(GameLock, [{"game": game, "sequence": 0}])
@@ -70,7 +68,7 @@ def test_a_failing_statement_commits_nothing_of_its_block():
     assert run_statements([("SELECT count(*) FROM ratings_gamelock", [])])[0].rows == [(1,)]
 
 
-@postgresql_only
+@pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_statements_outside_a_transaction_form_one():
     GameLock.objects.create(game="c")
@@ -79,7 +77,7 @@ def test_statements_outside_a_transaction_form_one():
     assert not GameLock.objects.filter(game="g").exists()
 
 
-@postgresql_only
+@pytest.mark.postgresql
 @pytest.mark.django_db
 def test_each_statement_is_prepared_once_per_connection():
     sql = "SELECT %s::int + 1, 'bulk-prepared', '100%%'"

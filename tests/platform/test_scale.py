@@ -106,8 +106,8 @@ def test_a_cached_board_changes_with_the_next_rated_match():
         rate_match(match_with_seats([vs[2], vs[0]]), "standard")
     results = client.get("/api/leaderboards/port_royal/").json()["results"]
     assert sorted(r["games"] for r in results) == [1, 2, 2]
-    assert [r["bot_version"] for r in results] == [v.pk for v in leaderboard("port_royal").select_related(None)
-                                                   .only("bot_version_id")]
+    assert [r["bot_version"] for r in results] == [r.bot_version_id for r in leaderboard("port_royal")
+                                                   .select_related(None).only("bot_version_id")]
 
 
 @pytest.mark.django_db
