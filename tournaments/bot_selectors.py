@@ -32,7 +32,7 @@ RECORD_SECONDS = 30
 #: The most seats a match has (a tournament seats at most 8): a page of seats can always end a match.
 MAX_SEATS = 8
 #: Columns of a match that the bot's pages show (never its log); its tournament's name comes as well.
-MATCH_FIELDS = ("id", "tournament_id", "purpose", "status", "rated", "finished_at")
+BOT_PAGE_MATCH_FIELDS = ("id", "tournament_id", "purpose", "status", "rated", "finished_at")
 
 
 def is_owner(bot: Bot, user) -> bool:
@@ -47,7 +47,7 @@ def seat_place(rank: int | None) -> int | None:
 @dataclass
 class MatchRow:
     """One seat of the bot in one match, with the match and the other seats, as values: ``match`` has
-    MATCH_FIELDS and "tournament_name"; ``seat`` and each of ``opponents`` are seats as
+    BOT_PAGE_MATCH_FIELDS and "tournament_name"; ``seat`` and each of ``opponents`` are seats as
     :func:`tournaments.selectors.with_seats` reads them (the details of faults for the viewer's own seats only)."""
 
     match: dict
@@ -74,7 +74,7 @@ def match_rows(page: list[tuple[int, int]], viewer) -> list[MatchRow]:
     """The rows of these (match id, seat number) pairs: one query for the matches, one for their seats, one
     for the seats' labels (and one for the fault logs of the viewer's own seats, if any; never stderr)."""
     matches = Match.objects.filter(pk__in={match_id for match_id, _ in page}).values(
-        *MATCH_FIELDS, tournament_name=F("tournament__name"))
+        *BOT_PAGE_MATCH_FIELDS, tournament_name=F("tournament__name"))
     by_id = {match["id"]: match for match in with_seats(matches, viewer=viewer, private=("fault_log",))}
     rows = []
     for match_id, number in page:
