@@ -5,10 +5,11 @@ import io
 import json
 import os
 import pstats
+import statistics
 import time
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from bots.services import register_builtin_bots
@@ -88,18 +89,43 @@ class Command(BaseCommand):
         parser.add_argument("--in-process", action="store_true",
                             help="run_match in this process, one after the other (the pipeline without the broker)")
         parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile's top functions")
+        parser.add_argument("--scaling", type=int, default=0, metavar="ROUNDS",
+                            help="ROUNDS runs of one worker and of --workers in turn; then a line with the ratios of "
+                                 "their matches/s, pair by pair, and the median")
         parser.add_argument("--rate-only", action="store_true",
                             help="time rate_match alone on this database's rated versions (e.g. seedscale's million "
                                  "matches): --matches finished matches of --seats rated versions, each rated in its "
                                  "own transaction")
 
-    def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, **options):
+    def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, scaling, **options):
         if rate_only:
             print(json.dumps(bench_rate_match(game, matches, seats)))
             return
         versions = {v.builtin_name: v for v in register_builtin_bots([game])}
         # One version per seat (a version enters a tournament once): beyond two, more built-in versions.
         entrants = [versions["random"], versions["heuristic"]] if seats <= 2 else _extra_versions(game, versions, seats)
+        if not scaling:
+            print(json.dumps(self.throughput(game, matches, workers, seats, entrants, in_process, profile)))
+            return
+        if workers < 2:
+            raise CommandError("--scaling compares one worker with --workers: give --workers 2 or more")
+        # One worker, then --workers, in turn: each pair sees the same machine load.
+        rates: dict[int, list[float]] = {1: [], workers: []}
+        for _ in range(scaling):
+            for count in (1, workers):
+                line = self.throughput(game, matches, count, seats, entrants)
+                rates[count].append(line["matches_per_s"])
+                print(json.dumps(line), flush=True)
+        ratios = sorted(many / one for one, many in zip(rates[1], rates[workers]))
+        print(json.dumps({"scaling": f"{workers} workers / 1", "game": game, "matches": matches,
+                          "database": line["database"], "broker": line["broker"],
+                          "ratios": [round(r, 2) for r in ratios], "median_ratio": round(statistics.median(ratios), 2),
+                          "goal_ratio": 1.8}))
+
+    def throughput(self, game: str, matches: int, workers: int, seats: int, entrants: list, in_process: bool = False,
+                   profile: bool = False) -> dict:
+        """One run: a rated round robin of ``matches`` between ``entrants`` on ``workers`` fresh worker processes
+        (or in this process), from enqueue to stored and rated; the JSON line's fields."""
         profiler = cProfile.Profile() if profile else None
         procs = [] if in_process else start_workers(workers, name="bench")
         try:
@@ -143,7 +169,7 @@ class Command(BaseCommand):
         engine_ms, engine_cpu_ms = engine_ms_per_match(finished)
         parallel = 1 if in_process else workers
         wall_ms = elapsed * 1000 * parallel / matches  # per match, per worker
-        print(json.dumps({
+        line = {
             "game": game, "matches": matches, "seats": seats, "workers": 0 if in_process else workers,
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
             "broker": "none (in process)" if in_process else settings.CELERY_BROKER_URL.split(":")[0],
@@ -159,11 +185,12 @@ class Command(BaseCommand):
             "db_server_cpu_ms_per_match": None if server_cpu is None else round(server_cpu * 1000 / matches, 2),
             "stored_log_bytes_avg": round(sum(len(d) for d in stored) / max(1, len(stored)), 1),
             "engine_only_games_per_s_one_core": bench_game(game, num_players=seats, games=20)["games_per_s"],
-        }))
+        }
         if profiler:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
             self.stderr.write(out.getvalue())
+        return line
 
 
 def bench_rate_match(game: str, matches: int, seats: int) -> dict:

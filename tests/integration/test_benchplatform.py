@@ -1,0 +1,38 @@
+"""`benchplatform --scaling`: one worker and two in turn on real worker processes (the embedded SQLite and
+filesystem broker), every match stored and rated, the ratio of their matches/s printed."""
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "PYTEST_XDIST_WORKER")}
+    env.update(ARENA_DATA_DIR=str(tmp_path), ARENA_QUEUE=f"bench-{uuid.uuid4().hex[:8]}", DJANGO_SECRET_KEY="test",
+               ARENA_CACHE_URL="locmem://")
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    proc = subprocess.run([*manage, "benchplatform", "--scaling", "1", "--matches", "6", "--workers", "2"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    lines = [json.loads(line) for line in proc.stdout.strip().splitlines()]
+    runs, summary = lines[:-1], lines[-1]
+    assert [run["workers"] for run in runs] == [1, 2]
+    for run in runs:
+        assert run["matches"] == 6 and run["moves"] > 0 and run["progress_polls"] >= 1
+        assert (run["database"], run["broker"]) == ("sqlite3", "filesystem")
+    assert summary["scaling"] == "2 workers / 1"
+    assert summary["ratios"] == [round(runs[1]["matches_per_s"] / runs[0]["matches_per_s"], 2)]
+    assert summary["median_ratio"] == summary["ratios"][0]
+    # Every match of both runs was stored and rated (two rated round robins of 6 plus the warm-ups of 4 and 8).
+    check = subprocess.run([*manage, "shell", "-c", "from tournaments.models import Match; from ratings.models import "
+                            "RatingChange; print(Match.objects.filter(status='finished').count(), "
+                            "RatingChange.objects.count())"], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120)
+    finished, changes = map(int, check.stdout.split()[-2:])
+    assert finished == 6 + 6 + 4 + 8
+    assert changes == 2 * finished
