@@ -190,7 +190,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "web.api.errors.exception_handler",
     # JSON in and out (the docs are at /api/docs/), bounded in size and nesting. The upload is multipart; the
     # account endpoints also take forms.
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["web.api.renderers.JSONRenderer"],  # DRF's, written by orjson
     "DEFAULT_PARSER_CLASSES": ["web.api.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "web.api.schema.ArenaAutoSchema",
 }
