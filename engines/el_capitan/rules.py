@@ -6,6 +6,9 @@ Representation (all plain lists of ints, so that ``clone`` is a handful of list 
   ``sites[c][k]`` is that code or -1 for sites k = 1..12 (index 0 unused);
 - a sailing card is an index 0..53 (0..17 destination cards, 18..53 interconnection cards);
 - a loan card is an index 0..29 (``data.LOAN_IDS``, small ones first).
+
+The action dicts of the legal lists are built once at import and shared between lists (never mutate
+an action dict): no dicts to build per list, and ``apply`` finds a listed action by identity.
 """
 from __future__ import annotations
 
@@ -98,6 +101,40 @@ SHUT_SITES = {n: _shut_sites(n) for n in range(2, 6)}
 
 #: observation of a warehouse by colour code (shared dicts: observations are read-only)
 _WAREHOUSE_VIEW = tuple({"seat": code >> 1, "color": "neutral" if code & 1 else "main"} for code in range(10))
+
+# --- the shared action dicts (see the module docstring) -----------------------------------------
+#: BUY[k]: buy sailing card k
+BUY = tuple({"type": "buy", "card": cid} for cid in CARD_IDS)
+#: SAIL[k]: play card k as a destination (destination cards) or an interconnection (link cards)
+SAIL = tuple({"type": "sail", "card": cid, "mode": "destination"} if k < NDEST else {"type": "sail", "card": cid}
+             for k, cid in enumerate(CARD_IDS))
+#: SAIL_ROUTE[k][b]: play destination card k as a sea route to city b
+SAIL_ROUTE = tuple(tuple({"type": "sail", "card": CARD_IDS[k], "mode": "route", "to": cid} for cid in CITY_IDS)
+                   for k in range(NDEST))
+LOAN_ACTS = ({"type": "loan", "size": "small"}, {"type": "loan", "size": "large"})
+PASS_ACT = {"type": "pass"}
+END_TURN_ACT = {"type": "end_turn"}
+FORTRESS_ACT = {"type": "build_fortress"}
+#: REOPEN_ACTS[0]: reopen (one colour to reopen); [1 + neutral]: reopen that colour (2 players, both pictured)
+REOPEN_ACTS = ({"type": "reopen"}, {"type": "reopen", "color": "main"}, {"type": "reopen", "color": "neutral"})
+
+
+def _warehouse_action(site: int, color: int) -> Action:
+    """A build_warehouse action: ``site`` 1 or 2 in an empty city (0: none given), ``color`` 0 none
+    (3-5 players), 1 main, 2 neutral."""
+    a: Action = {"type": "build_warehouse"}
+    if site:
+        a["site"] = site
+    if color:
+        a["color"] = "neutral" if color == 2 else "main"
+    return a
+
+
+#: WAREHOUSE_ACTS[site][color]: see ``_warehouse_action``
+WAREHOUSE_ACTS = tuple(tuple(_warehouse_action(site, color) for color in range(3)) for site in range(3))
+#: SETTLE_ACTS[t][loan]: repay (t 0) or extend (t 1) that loan card
+SETTLE_ACTS = tuple(tuple({"type": t, "loan": lid} for lid in data.LOAN_IDS) for t in ("repay", "extend"))
+CHOOSE_ACTS = tuple({"type": "choose_start", "seat": s} for s in range(8))
 
 # turn steps
 PRE, POST, SETTLE, CHOOSE, OVER = "pre_action", "post_action", "settle", "choose_start", "over"
@@ -730,18 +767,21 @@ class ElCapitan(Game):
             return []
         if st.step == SETTLE:
             _, li = st.settle[0]
-            return [{"type": t, "loan": data.LOAN_IDS[li]} for t in self._settle_choices(st, li)]
+            return self._settle_acts(st, li)
         if st.step == CHOOSE:
-            return [{"type": "choose_start", "seat": s} for s in range(st.n)]
+            return list(CHOOSE_ACTS[:st.n])
         p = seat
         money = st.money[p]
         acts: list[Action] = []
         if st.step == POST:
+            cands = []
             for k in st.disp_d + st.disp_l:
                 if CARD_PRICE[k] <= money:
-                    acts.append({"type": "buy", "card": CARD_IDS[k]})
-            acts.sort(key=lambda a: a["card"])
-            acts.append({"type": "end_turn"})
+                    cands.append(k)
+            cands.sort()  # card order (the ids sort as the indexes do)
+            for k in cands:
+                acts.append(BUY[k])
+            acts.append(END_TURN_ACT)
             return acts
         # pre-action: buys and sails only if the turn can still be finished afterwards (§9.3)
         loc = st.loc[p]
@@ -752,10 +792,10 @@ class ElCapitan(Game):
             if not st.first_turn[p] and not st.carded:
                 small, large = loans_left(st)
                 if small:
-                    acts.append({"type": "loan", "size": "small"})
+                    acts.append(LOAN_ACTS[0])
                 if large:
-                    acts.append({"type": "loan", "size": "large"})
-            return acts or [{"type": "pass"}]
+                    acts.append(LOAN_ACTS[1])
+            return acts or [PASS_ACT]
         hand = st.hand[p]
         disp = st.disp_d + st.disp_l
         cands = [k for k in disp if CARD_PRICE[k] <= money]
@@ -789,32 +829,32 @@ class ElCapitan(Game):
                 if (quick <= left or (floor <= left and (
                         (best_display if k != best_card else second_display) <= left
                         or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, bought=k)))):
-                    buys.append({"type": "buy", "card": CARD_IDS[k]})
+                    buys.append(BUY[k])
         acts += buys
         for k in hand:
-            cid = CARD_IDS[k]
             if k < NDEST:
                 x = DEST_CITY[k]
                 if x != loc and (need[x] <= money or fin.can(x, money, skip_hand=k)):
-                    acts.append({"type": "sail", "card": cid, "mode": "destination"})
+                    acts.append(SAIL[k])
                 if loc >= 0:
+                    route = SAIL_ROUTE[k]
                     for b in ROUTES[k][loc]:
                         if need[b] <= money or fin.can(b, money, skip_hand=k):
-                            acts.append({"type": "sail", "card": cid, "mode": "route", "to": CITY_IDS[b]})
+                            acts.append(route[b])
             else:
                 for b in MOVES[k][loc + 2]:
                     if need[b] <= money or fin.can(b, money, skip_hand=k):
-                        acts.append({"type": "sail", "card": cid})
+                        acts.append(SAIL[k])
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
         if not st.first_turn[p] and not st.carded:
             small, large = loans_left(st)
             if small:
-                acts.append({"type": "loan", "size": "small"})
+                acts.append(LOAN_ACTS[0])
             if large:
-                acts.append({"type": "loan", "size": "large"})
+                acts.append(LOAN_ACTS[1])
         if not acts:
-            acts.append({"type": "pass"})  # §6.4 safeguard
+            acts.append(PASS_ACT)  # §6.4 safeguard
         return acts
 
     def _main_actions(self, st: ECState, p: int, c: int) -> list[Action]:
@@ -825,31 +865,27 @@ class ElCapitan(Game):
         if price <= money and (st.sup_wh[p] or st.sup_neu[p]):
             empty = not st.built[c]
             for site, neutral in warehouse_options(st, p, c):
-                a: Action = {"type": "build_warehouse"}
-                if empty:
-                    a["site"] = site
-                if two:
-                    a["color"] = "neutral" if neutral else "main"
-                acts.append(a)
+                acts.append(WAREHOUSE_ACTS[site if empty else 0][1 + neutral if two else 0])
         codes = reopen_options(st, p, c)
         if codes:
             if two and len({code for code in st.pictured[c] if code >> 1 == p}) == 2:
                 for code in codes:
-                    acts.append({"type": "reopen", "color": "neutral" if code & 1 else "main"})
+                    acts.append(REOPEN_ACTS[1 + (code & 1)])
             else:
-                acts.append({"type": "reopen"})
+                acts.append(REOPEN_ACTS[0])
         if fortress_price(st, p, c) <= money:
-            acts.append({"type": "build_fortress"})
+            acts.append(FORTRESS_ACT)
         return acts
 
-    def _settle_choices(self, st: ECState, li: int) -> list[str]:
+    def _settle_acts(self, st: ECState, li: int) -> list[Action]:
         """§5.2: repay or extend at paydays 1-2; repay only if extended or at payday 3."""
+        repay, extend = SETTLE_ACTS[0][li], SETTLE_ACTS[1][li]
         if st.phase == data.NUM_PHASES or st.loan_ext[li]:
-            return ["repay"]
+            return [repay]
         p = st.loan_owner[li]
         if st.money[p] >= LOAN_REPAY[li]:
-            return ["repay", "extend"]
-        return ["extend"]
+            return [repay, extend]
+        return [extend]
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: ECState, seat: int, action: Action) -> list[Event]:
@@ -994,7 +1030,7 @@ class ElCapitan(Game):
                 return False
             k = CARD_INDEX[card]
             if t == "buy":
-                if a != {"type": "buy", "card": card} or CARD_PRICE[k] > money:
+                if a != BUY[k] or CARD_PRICE[k] > money:
                     return False
                 if k not in st.disp_d and k not in st.disp_l:
                     return False
@@ -1013,7 +1049,7 @@ class ElCapitan(Game):
             if k < NDEST:
                 mode = a.get("mode")
                 if mode == "destination":
-                    if a != {"type": "sail", "card": card, "mode": "destination"}:
+                    if a != SAIL[k]:
                         return False
                     b = DEST_CITY[k]
                     if b == loc:
@@ -1023,31 +1059,31 @@ class ElCapitan(Game):
                     if loc < 0 or not isinstance(to, str) or to not in CITY_INDEX:
                         return False
                     b = CITY_INDEX[to]
-                    if a != {"type": "sail", "card": card, "mode": "route", "to": to} or b not in ROUTES[k][loc]:
+                    if a != SAIL_ROUTE[k][b] or b not in ROUTES[k][loc]:
                         return False
                 else:
                     return False
             else:
                 targets = MOVES[k][loc + 2]
-                if not targets or a != {"type": "sail", "card": card}:
+                if not targets or a != SAIL[k]:
                     return False
                 b = targets[0]
             return fin.need[b] <= money or fin.can(b, money, skip_hand=k)
         if st.step == POST:
-            return a == {"type": "end_turn"}
+            return a == END_TURN_ACT
         if t in ("build_warehouse", "reopen", "build_fortress"):
             loc = st.loc[p]
             return loc >= 0 and st.harbor[p] >= 0 and a in self._main_actions(st, p, loc)
         if t == "loan":
             if st.first_turn[p] or st.carded:
                 return False
-            if a == {"type": "loan", "size": "small"}:
+            if a == LOAN_ACTS[0]:
                 return loans_left(st)[0]
-            if a == {"type": "loan", "size": "large"}:
+            if a == LOAN_ACTS[1]:
                 return loans_left(st)[1]
             return False
         if t == "pass":
-            return a == {"type": "pass"} and self._legal(st, seat) == [a]
+            return a == PASS_ACT and self._legal(st, seat) == [a]
         return False
 
     def _diagnose(self, st: ECState, seat: int, action: Any) -> tuple[str, str]:
