@@ -551,6 +551,43 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
 
 #: actions that change no seat's needs (main_need): not the board, the harbours nor a supply
 _KEEP_NEEDS = frozenset({"buy", "pass", "end_turn", "repay", "extend"})
+#: actions that change the harbours only (of the cities the ship leaves and reaches): the needs of
+#: other seats are patched there (``_harbours_changed``)
+_SHIP_ONLY = frozenset({"sail", "loan"})
+
+
+def _harbours_changed(needs: dict, seat: int, cities: int) -> None:
+    """The ship of ``seat`` left or reached the cities of the bit set ``cities``: every other seat's
+    needs there are stale (a seat's own harbour space counts as free on arrival, so its own stay)."""
+    for key, got in needs.items():
+        if key != seat and key.__class__ is int:
+            got[4] |= cities
+
+
+#: main actions: they change the board of the ship's city and the acting seat's supply only
+_MAIN = frozenset({"build_warehouse", "reopen", "build_fortress"})
+
+
+def supply_key(st: ECState, p: int) -> int:
+    """What main_need reads of seat p's supply: whether a fortress, a main and a neutral warehouse
+    may be built (with 3-5 players there are no neutral ones and no colour rule)."""
+    if st.n == 2:
+        return (st.sup_fort[p] > 0) * 4 + colour_supply_ok(st, p, 0) * 2 + colour_supply_ok(st, p, 1)
+    return (st.sup_fort[p] > 0) * 4 + (st.sup_wh[p] > 0) * 2
+
+
+def _city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
+    """``seat`` took a main action in city c: every seat's need in c is stale and so are its stay
+    needs (kept by city); the acting seat's needs go if what main_need reads of its supply changed.
+    A warehouse may have been shut down or reopened, so the seats with something to reopen go too."""
+    needs.pop("pictured", None)
+    own = needs.get(seat)
+    if own is not None and own[5] != supply_key(st, seat):
+        del needs[seat]
+    for key, got in needs.items():
+        if key.__class__ is int:
+            got[4] |= 1 << c
+            got[3] = {}
 
 #: needs (one per city) -> [location + 2] -> [card] -> the least need among the card's moves from
 #: there (None: not computed yet; rows made when first asked)
@@ -578,13 +615,24 @@ class _Finisher:
         self.st, self.p = st, p
         # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
         # ending a turn and settling loans change none of them, and a seat's own harbour space
-        # counts as free on arrival, so its own sails keep its needs too (see ``apply``).
+        # counts as free on arrival, so its own sails keep its needs too (see ``apply``). Another
+        # ship's sail or loan changes the harbours of two cities at most: those are recomputed.
         needs = _derived(st)
         cached = needs.get(p)
         if cached is None:
             need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            cached = needs[p] = (need, min(need), _reach_for(need), {})
-        self.need, self.min_need, self.reach, self.stay = cached
+            # [needs, least need, reach tables, stay needs, bit set of cities whose need is stale,
+            # supply_key]
+            cached = needs[p] = [need, min(need), _reach_for(need), {}, 0, supply_key(st, p)]
+        elif cached[4]:
+            need = cached[0]
+            patched = list(need)
+            for c in BITS[cached[4]]:
+                patched[c] = main_need(st, p, c, arrival_slot(st, p, c))
+            cached[4] = 0
+            if patched != need:
+                cached[0], cached[1], cached[2] = patched, min(patched), _reach_for(patched)
+        self.need, self.min_need, self.reach, self.stay = cached[0], cached[1], cached[2], cached[3]
         self.hand = st.hand[p]
         self.disp = disp  # both displays
 
@@ -904,8 +952,14 @@ class ElCapitan(Game):
         t = action["type"]
         needs = st.need_cache
         if needs is not None:
-            if t == "sail":  # the harbours change: only the sailing seat's needs stay (see _Finisher)
-                st.need_cache = {key: got for key, got in needs.items() if key == seat or key.__class__ is str}
+            if t in _SHIP_ONLY:  # the harbours change where the ship leaves and arrives
+                loc = st.loc[seat]
+                if loc >= 0 and st.harbor[seat] >= 0:
+                    _harbours_changed(needs, seat, 1 << loc)  # the arrival: below
+                if t == "loan":
+                    needs.pop("loans", None)
+            elif t in _MAIN:
+                pass  # see _after_main
             elif t == "repay":
                 needs.pop("loans", None)
             elif t not in _KEEP_NEEDS:
@@ -943,6 +997,8 @@ class ElCapitan(Game):
             slot = arrival_slot(st, p, to)
             if slot >= 0:
                 st.harb[to][slot] = p
+                if needs is not None:
+                    _harbours_changed(needs, p, 1 << to)
             st.harbor[p] = slot
             st.moved = st.carded = True
             ev.append({"type": "sail", "seat": p, "card": action["card"], "to": CITY_IDS[to],
@@ -1186,6 +1242,9 @@ class ElCapitan(Game):
             ev.append({"type": "bonus_card", "seat": p, "value": st.bonus[p]})
 
     def _after_main(self, st: ECState, p: int) -> None:
+        needs = st.need_cache
+        if needs is not None:
+            _city_built(st, needs, p, st.loc[p])
         st.step = POST
         if st.sup_wh[p] + st.sup_neu[p] + st.sup_fort[p] == 0:
             st.phase_end_pending = True  # §4.11: the round is finished first
