@@ -483,8 +483,11 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     lp = loc + 2
     reach = 0
     steps = []
+    masks = []
     for k in cards:
-        reach |= MOVE_MASK[k][lp]
+        mask = MOVE_MASK[k]
+        masks.append(mask)
+        reach |= mask[lp]
         steps.append(STEP[k] or _step_table(k))
     while not reach & target:  # lower bound first: cards played any number of times
         more = reach
@@ -493,7 +496,7 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
         if more == reach:
             return False
         reach = more
-    return _free_search(lp, 1 << loc if loc >= 0 else 0, [MOVE_MASK[k] for k in cards], 0, target, 0, set())
+    return _free_search(lp, 1 << loc if loc >= 0 else 0, masks, 0, target, 0, set())
 
 
 def _free_search(lp: int, start_bit: int, masks: list[tuple[int, ...]], used: int, target: int,
@@ -655,7 +658,11 @@ class _Finisher:
         need = self.need
         for k in cards:
             if row[k] is None:
-                row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+                m = INF
+                for b in MOVES[k][lp]:
+                    if need[b] < m:
+                        m = need[b]
+                row[k] = m
         return row
 
     def can(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
@@ -671,13 +678,21 @@ class _Finisher:
         for k in self.hand:
             m = row[k]
             if m is None:
-                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+                m = INF
+                for b in MOVES[k][lp]:
+                    if need[b] < m:
+                        m = need[b]
+                row[k] = m
             if m <= money and k != skip_hand:
                 return True
         for k in self.disp:
             m = row[k]
             if m is None:
-                m = row[k] = min([need[b] for b in MOVES[k][lp]], default=INF)
+                m = INF
+                for b in MOVES[k][lp]:
+                    if need[b] < m:
+                        m = need[b]
+                row[k] = m
             if m + CARD_PRICE[k] <= money and k != bought:
                 return True
         if bought >= 0 and row[bought] <= money:
@@ -697,21 +712,29 @@ class _Finisher:
 
     def plan(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """``can`` without its one-move answers: the search over every card that may be played."""
-        pool = [(k, 0) for k in self.hand if k != skip_hand]
-        if bought >= 0:
-            pool.append((bought, 0))
         limit = money - self.min_need
-        priced = [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
         need = self.need
-        if not priced:  # the commonest case: only free cards, so only the cities matter
-            if not pool:
+        for k in self.disp:
+            if CARD_PRICE[k] <= limit and k != bought:
+                break
+        else:  # the commonest case: only free cards, so only the cities matter
+            cards = []
+            for k in self.hand:
+                if k != skip_hand:
+                    cards.append(k)
+            if bought >= 0:
+                cards.append(bought)
+            if not cards:
                 return False
             target = 0
             for c in range(NCITY):
                 if need[c] <= money:
                     target |= 1 << c
-            return _free_plan(loc, [k for k, _ in pool], target)
-        pool += priced
+            return _free_plan(loc, cards, target)
+        pool = [(k, 0) for k in self.hand if k != skip_hand]
+        if bought >= 0:
+            pool.append((bought, 0))
+        pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
         if not _relaxed_possible(loc, pool, money, need):
             return False
         pool.sort(key=lambda kc: kc[1])
@@ -846,26 +869,44 @@ class ElCapitan(Game):
             return acts or [PASS_ACT]
         hand = st.hand[p]
         disp = st.disp_d + st.disp_l
-        cands = [k for k in disp if CARD_PRICE[k] <= money]
+        cands = []
+        for k in disp:
+            if CARD_PRICE[k] <= money:
+                cands.append(k)
         if cands or hand:
             fin = _Finisher(st, p, disp)
             need = fin.need
-        buys = []
         if cands:
             # can()'s quick answers first: no main action affordable at all, or a main action
             # where the ship lies, or one more move affords one (with a hand card, another display
-            # card or the card bought)
-            fin.reach_row(loc, hand)
-            row = fin.reach_row(loc, disp)
+            # card or the card bought); reach_row's work inlined
+            lp = loc + 2
+            row = fin.reach[lp]
+            if row is None:
+                row = fin.reach[lp] = [None] * NCARD
             quick = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
             for k in hand:
-                if row[k] < quick:
-                    quick = row[k]
+                m = row[k]
+                if m is None:
+                    m = INF
+                    for b in MOVES[k][lp]:
+                        if need[b] < m:
+                            m = need[b]
+                    row[k] = m
+                if m < quick:
+                    quick = m
             floor = fin.min_need
             best_display = second_display = INF  # the two least price + need by a display card
             best_card = -1
             for k in disp:
-                tot = row[k] + CARD_PRICE[k]
+                m = row[k]
+                if m is None:
+                    m = INF
+                    for b in MOVES[k][lp]:
+                        if need[b] < m:
+                            m = need[b]
+                    row[k] = m
+                tot = m + CARD_PRICE[k]
                 if tot < second_display:
                     if tot < best_display:
                         best_display, second_display, best_card = tot, best_display, k
@@ -876,22 +917,21 @@ class ElCapitan(Game):
                 left = money - CARD_PRICE[k]
                 if (quick <= left or (floor <= left and (
                         (best_display if k != best_card else second_display) <= left
-                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, bought=k)))):
-                    buys.append(BUY[k])
-        acts += buys
+                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, -1, k)))):
+                    acts.append(BUY[k])
         for k in hand:
             if k < NDEST:
                 x = DEST_CITY[k]
-                if x != loc and (need[x] <= money or fin.can(x, money, skip_hand=k)):
+                if x != loc and (need[x] <= money or fin.can(x, money, k)):
                     acts.append(SAIL[k])
                 if loc >= 0:
                     route = SAIL_ROUTE[k]
                     for b in ROUTES[k][loc]:
-                        if need[b] <= money or fin.can(b, money, skip_hand=k):
+                        if need[b] <= money or fin.can(b, money, k):
                             acts.append(route[b])
             else:
                 for b in MOVES[k][loc + 2]:
-                    if need[b] <= money or fin.can(b, money, skip_hand=k):
+                    if need[b] <= money or fin.can(b, money, k):
                         acts.append(SAIL[k])
         if loc >= 0 and st.harbor[p] >= 0:
             acts += self._main_actions(st, p, loc)
