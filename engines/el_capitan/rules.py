@@ -294,31 +294,35 @@ def fortress_price(st: ECState, p: int, c: int) -> int:
     return INF
 
 
-def main_need(st: ECState, p: int, c: int, slot: int) -> int:
-    """The least money seat p needs for a main action (A/A'/B) in city c anchored on ``slot``."""
-    if slot < 0:
-        return INF
+def warehouse_ok(st: ECState, p: int, c: int) -> bool:
+    """Whether seat p, with a warehouse in supply, may build one in city c (ignoring money)."""
+    if st.built[c] and not st.pending1[c]:
+        # fast path of warehouse_options: one site
+        sites = next_sites(st, c)
+        if sites:
+            site = sites[0]
+            if st.n > 2:
+                return row_ok(st, c, site, p * 2)
+            for neutral in (0, 1):
+                if colour_supply_ok(st, p, neutral) and row_ok(st, c, site, p * 2 + neutral):
+                    return True
+        return False
+    return bool(warehouse_options(st, p, c))
+
+
+_FREE_MAIN = (0, 0)
+
+
+def main_needs(st: ECState, p: int, c: int) -> tuple[int, int]:
+    """The least money seat p needs for a main action (A/A'/B) in city c anchored on harbour space
+    1 and on 2 (slots 0 and 1): the city's board and p's supply decide, not the harbours."""
     if st.pictured[c] and reopen_options(st, p, c):
-        return 0
+        return _FREE_MAIN
     best = fortress_price(st, p, c)
-    price = HARBOR_PRICE[c][slot]
-    if price < best and (st.sup_wh[p] or st.sup_neu[p]):
-        if st.built[c] and not st.pending1[c]:
-            # fast path of warehouse_options: one site
-            sites = next_sites(st, c)
-            if sites:
-                site = sites[0]
-                if st.n > 2:
-                    if row_ok(st, c, site, p * 2):
-                        best = price
-                else:
-                    for neutral in (0, 1):
-                        if colour_supply_ok(st, p, neutral) and row_ok(st, c, site, p * 2 + neutral):
-                            best = price
-                            break
-        elif warehouse_options(st, p, c):
-            best = price
-    return best
+    price0, price1 = HARBOR_PRICE[c]
+    if (price0 < best or price1 < best) and (st.sup_wh[p] or st.sup_neu[p]) and warehouse_ok(st, p, c):
+        return (price0 if price0 < best else best, price1 if price1 < best else best)
+    return (best, best)
 
 
 def arrival_slot(st: ECState, p: int, c: int) -> int:
@@ -552,7 +556,7 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
     return False
 
 
-#: actions that change no seat's needs (main_need): not the board, the harbours nor a supply
+#: actions that change no seat's needs (main_needs): not the board, the harbours nor a supply
 _KEEP_NEEDS = frozenset({"buy", "pass", "end_turn", "repay", "extend"})
 #: actions that change the harbours only (of the cities the ship leaves and reaches): the needs of
 #: other seats are patched there (``_harbours_changed``)
@@ -572,7 +576,7 @@ _MAIN = frozenset({"build_warehouse", "reopen", "build_fortress"})
 
 
 def supply_key(st: ECState, p: int) -> int:
-    """What main_need reads of seat p's supply: whether a fortress, a main and a neutral warehouse
+    """What main_needs reads of seat p's supply: whether a fortress, a main and a neutral warehouse
     may be built (with 3-5 players there are no neutral ones and no colour rule)."""
     if st.n == 2:
         return (st.sup_fort[p] > 0) * 4 + colour_supply_ok(st, p, 0) * 2 + colour_supply_ok(st, p, 1)
@@ -580,9 +584,9 @@ def supply_key(st: ECState, p: int) -> int:
 
 
 def _city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
-    """``seat`` took a main action in city c: every seat's need in c is stale and so are its stay
-    needs (kept by city); the acting seat's needs go if what main_need reads of its supply changed.
-    A warehouse may have been shut down or reopened, so the seats with something to reopen go too."""
+    """``seat`` took a main action in city c: every seat's needs in c are stale; the acting seat's
+    needs go if what main_needs reads of its supply changed. A warehouse may have been shut down or
+    reopened, so the seats with something to reopen go too."""
     needs.pop("pictured", None)
     own = needs.get(seat)
     if own is not None and own[5] != supply_key(st, seat):
@@ -590,7 +594,7 @@ def _city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
     for key, got in needs.items():
         if key.__class__ is int:
             got[4] |= 1 << c
-            got[3] = {}
+            got[3][c] = None
 
 #: needs (one per city) -> [location + 2] -> [card] -> the least need among the card's moves from
 #: there (None: not computed yet; rows made when first asked)
@@ -612,41 +616,56 @@ def _reach_for(need: list[int]) -> list[list[int | None] | None]:
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "stay")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "by_slot")
 
     def __init__(self, st: ECState, p: int, disp: list[int]):
         self.st, self.p = st, p
         # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
         # ending a turn and settling loans change none of them, and a seat's own harbour space
         # counts as free on arrival, so its own sails keep its needs too (see ``apply``). Another
-        # ship's sail or loan changes the harbours of two cities at most: those are recomputed.
+        # ship's sail or loan changes the harbours of two cities at most: those are looked up again
+        # in main_needs by harbour space, which is kept until a main action in the city.
         needs = _derived(st)
         cached = needs.get(p)
         if cached is None:
-            need = [main_need(st, p, c, arrival_slot(st, p, c)) for c in range(NCITY)]
-            # [needs, least need, reach tables, stay needs, bit set of cities whose need is stale,
-            # supply_key]
-            cached = needs[p] = [need, min(need), _reach_for(need), {}, 0, supply_key(st, p)]
+            by_slot = []
+            need = []
+            for c in range(NCITY):
+                pair = main_needs(st, p, c)
+                by_slot.append(pair)
+                slot = arrival_slot(st, p, c)
+                need.append(pair[slot] if slot >= 0 else INF)
+            # [needs, least need, reach tables, main_needs by city (None: stale), bit set of the
+            # cities whose need is stale, supply_key]
+            cached = needs[p] = [need, min(need), _reach_for(need), by_slot, 0, supply_key(st, p)]
         elif cached[4]:
             need = cached[0]
+            by_slot = cached[3]
             patched = list(need)
             for c in BITS[cached[4]]:
-                patched[c] = main_need(st, p, c, arrival_slot(st, p, c))
+                slot = arrival_slot(st, p, c)
+                if slot < 0:
+                    patched[c] = INF
+                else:
+                    pair = by_slot[c]
+                    if pair is None:
+                        pair = by_slot[c] = main_needs(st, p, c)
+                    patched[c] = pair[slot]
             cached[4] = 0
             if patched != need:
                 cached[0], cached[1], cached[2] = patched, min(patched), _reach_for(patched)
-        self.need, self.min_need, self.reach, self.stay = cached[0], cached[1], cached[2], cached[3]
+        self.need, self.min_need, self.reach, self.by_slot = cached[0], cached[1], cached[2], cached[3]
         self.hand = st.hand[p]
         self.disp = disp  # both displays
 
     def stay_need(self, loc: int, slot: int) -> int:
-        """main_need where the ship lies (loc, harbour slot): it depends on the board and the supply
-        only, as the needs do, so it is kept with them."""
-        key = loc * 4 + slot + 1  # slot -1 (no harbour space), 0 or 1
-        got = self.stay.get(key)
-        if got is None:
-            got = self.stay[key] = main_need(self.st, self.p, loc, slot)
-        return got
+        """The least money for a main action where the ship lies (city loc, harbour slot; -1: none)."""
+        if slot < 0:
+            return INF
+        pair = self.by_slot[loc]
+        if pair is None:
+            pair = self.by_slot[loc] = main_needs(self.st, self.p, loc)
+        return pair[slot]
 
     def reach_row(self, loc: int, cards: list[int]) -> list[int | None]:
         """[card] -> the least need among the card's moves from ``loc`` (INF: no move; None: not
