@@ -106,17 +106,19 @@ _WAREHOUSE_VIEW = tuple({"seat": code >> 1, "color": "neutral" if code & 1 else 
 #: BUY[k]: buy sailing card k
 BUY = tuple({"type": "buy", "card": cid} for cid in CARD_IDS)
 #: SAIL[k]: play card k as a destination (destination cards) or an interconnection (link cards)
-SAIL = tuple({"type": "sail", "card": cid, "mode": "destination"} if k < NDEST else {"type": "sail", "card": cid}
-             for k, cid in enumerate(CARD_IDS))
+SAIL = tuple({"type": "sail", "card": cid, "mode": "destination"} if k < NDEST
+             else {"type": "sail", "card": cid} for k, cid in enumerate(CARD_IDS))
 #: SAIL_ROUTE[k][b]: play destination card k as a sea route to city b
-SAIL_ROUTE = tuple(tuple({"type": "sail", "card": CARD_IDS[k], "mode": "route", "to": cid} for cid in CITY_IDS)
-                   for k in range(NDEST))
+SAIL_ROUTE = tuple(tuple({"type": "sail", "card": CARD_IDS[k], "mode": "route", "to": cid}
+                         for cid in CITY_IDS) for k in range(NDEST))
 LOAN_ACTS = ({"type": "loan", "size": "small"}, {"type": "loan", "size": "large"})
 PASS_ACT = {"type": "pass"}
 END_TURN_ACT = {"type": "end_turn"}
 FORTRESS_ACT = {"type": "build_fortress"}
-#: REOPEN_ACTS[0]: reopen (one colour to reopen); [1 + neutral]: reopen that colour (2 players, both pictured)
-REOPEN_ACTS = ({"type": "reopen"}, {"type": "reopen", "color": "main"}, {"type": "reopen", "color": "neutral"})
+#: REOPEN_ACTS[0]: reopen (one colour to reopen); [1 + neutral]: reopen that colour (2 players,
+#: both pictured)
+REOPEN_ACTS = ({"type": "reopen"}, {"type": "reopen", "color": "main"},
+               {"type": "reopen", "color": "neutral"})
 
 
 def _warehouse_action(site: int, color: int) -> Action:
@@ -488,9 +490,11 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     reach = 0
     steps = []
     masks = []
+    bit = 1
     for k in cards:
         mask = MOVE_MASK[k]
-        masks.append(mask)
+        masks.append((bit, mask))
+        bit += bit
         reach |= mask[lp]
         steps.append(STEP[k] or _step_table(k))
     while not reach & target:  # lower bound first: cards played any number of times
@@ -503,26 +507,27 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     return _free_search(lp, 1 << loc if loc >= 0 else 0, masks, 0, target, 0, set())
 
 
-def _free_search(lp: int, start_bit: int, masks: list[tuple[int, ...]], used: int, target: int,
-                 visited: int, seen: set) -> bool:
-    """Depth-first over unused cards (``masks[i]``: MOVE_MASK of the i-th), every one-move finish
-    tried before going deeper; as in ``_search``, no city twice and no move on from the start."""
+def _free_search(lp: int, start_bit: int, masks: list[tuple[int, tuple[int, ...]]], used: int,
+                 target: int, visited: int, seen: set) -> bool:
+    """Depth-first over unused cards (``masks``: the bit of each card in ``used`` and its MOVE_MASK),
+    every one-move finish tried before going deeper; as in ``_search``, no city twice and no move
+    on from the start."""
     key = (lp, used, visited)
     if key in seen:
         return False
     seen.add(key)
     deeper = []
-    for i, mask in enumerate(masks):
-        if used >> i & 1:
+    for bit, mask in masks:
+        if used & bit:
             continue
         to = mask[lp] & ~visited
         if to & target:
             return True
         to &= ~start_bit
         if to:
-            deeper.append((i, to))
-    for i, to in deeper:
-        after = used | 1 << i
+            deeper.append((bit, to))
+    for bit, to in deeper:
+        after = used | bit
         for b in BITS[to]:
             if _free_search(b + 2, start_bit, masks, after, target, visited | 1 << b, seen):
                 return True
