@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from heapq import heappop, heappush
+from operator import itemgetter
 from typing import Any, Mapping
 
 from engines.core import Action, Event, Game, IllegalAction, Observation, Outcome, ranks_from_keys
@@ -439,27 +440,31 @@ def loans_left(st: ECState) -> tuple[bool, bool]:
 def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget: int,
             need: list[int], min_need: int, visited: int, memo: dict) -> bool:
     """Can the ship reach, from ``loc``, a city whose main action fits in the budget, playing the
-    cards of ``pool`` (card, cost) not yet ``used``? Paths that repeat a city are never needed,
-    except a return to the start city (which re-anchors), so they are cut."""
+    cards of ``pool`` (card, cost; sorted by cost) not yet ``used``? Paths that repeat a city are
+    never needed, except a return to the start city (which re-anchors), so they are cut."""
     key = (loc, used, visited)
     seen = memo.get(key)
     if seen is not None and seen >= budget:
         return False
     memo[key] = budget
     lp = loc + 2
-    for i, (k, cost) in enumerate(pool):
-        if used >> i & 1 or cost + min_need > budget:
-            continue
-        left = budget - cost
-        for b in MOVES[k][lp]:
-            if visited >> b & 1:
-                continue
-            if need[b] <= left:
-                return True
-            if b == start:
-                continue
-            if _search(b, start, pool, used | (1 << i), left, need, min_need, visited | (1 << b), memo):
-                return True
+    limit = budget - min_need
+    bit = 1  # the card's bit in ``used``
+    for k, cost in pool:
+        if cost > limit:
+            break
+        if not used & bit:
+            left = budget - cost
+            for b in MOVES[k][lp]:
+                if visited >> b & 1:
+                    continue
+                if need[b] <= left:
+                    return True
+                if b == start:
+                    continue
+                if _search(b, start, pool, used | bit, left, need, min_need, visited | (1 << b), memo):
+                    return True
+        bit += bit
     return False
 
 
@@ -534,8 +539,12 @@ def _free_search(lp: int, start_bit: int, masks: list[tuple[int, tuple[int, ...]
     return False
 
 
+_COST = itemgetter(1)
+
+
 def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
-    """Lower bound ignoring that each card is used once: False proves no plan exists."""
+    """Lower bound ignoring that each card is used once: False proves no plan exists. ``pool``
+    (card, cost) is sorted by cost."""
     dist = [INF] * (NCITY + 2)  # by location + 2; the start is never reached again
     dist[loc + 2] = 0
     arrive = [INF] * NCITY  # arriving by at least one move
@@ -548,7 +557,7 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
         left = budget - d
         for k, cost in pool:
             if cost > left:
-                continue
+                break
             nd = d + cost
             for b in MOVES[k][up]:
                 if nd < arrive[b]:
@@ -755,13 +764,21 @@ class _Finisher:
                 if need[c] <= money:
                     target |= 1 << c
             return _free_plan(loc, cards, target)
-        pool = [(k, 0) for k in self.hand if k != skip_hand]
+        pool = []
+        for k in self.hand:
+            if k != skip_hand:
+                pool.append((k, 0))
         if bought >= 0:
             pool.append((bought, 0))
-        pool += [(k, CARD_PRICE[k]) for k in self.disp if k != bought and CARD_PRICE[k] <= limit]
+        priced = []
+        for k in self.disp:
+            price = CARD_PRICE[k]
+            if price <= limit and k != bought:
+                priced.append((k, price))
+        priced.sort(key=_COST)  # the pool by cost, the free cards first
+        pool += priced
         if not _relaxed_possible(loc, pool, money, need):
             return False
-        pool.sort(key=lambda kc: kc[1])
         return _search(loc, loc if loc >= 0 else -1, pool, 0, money, need, self.min_need, 0, {})
 
 
