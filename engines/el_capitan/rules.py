@@ -610,27 +610,29 @@ def _city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
             got[4] |= 1 << c
             got[3][c] = None
 
-#: needs (one per city) -> [location + 2] -> [card] -> the least need among the card's moves from
-#: there (None: not computed yet; rows made when first asked)
-_REACH: dict[tuple[int, ...], list[list[int | None] | None]] = {}
+#: needs (one per city) -> ([location + 2] -> [card] -> the least need among the card's moves from
+#: there (None: not computed yet; rows made when first asked), money -> bit set of the cities whose
+#: need it affords)
+_REACH: dict[tuple[int, ...], tuple[list[list[int | None] | None], dict[int, int]]] = {}
 NCARD = len(CARD_IDS)
 
 
-def _reach_for(need: list[int]) -> list[list[int | None] | None]:
-    """The least need card by card (``_REACH``) for these needs: shared by every turn with them."""
+def _reach_for(need: list[int]) -> tuple[list[list[int | None] | None], dict[int, int]]:
+    """The least need card by card and the cities affordable (``_REACH``) for these needs: shared by
+    every turn with them."""
     key = tuple(need)
     reach = _REACH.get(key)
     if reach is None:
         if len(_REACH) > 2_000:  # a few MB at most
             _REACH.clear()
-        reach = _REACH[key] = [None] * (NCITY + 2)
+        reach = _REACH[key] = ([None] * (NCITY + 2), {})
     return reach
 
 
 class _Finisher:
     """Answers "can this turn still be finished with a main action?" for one seat and state."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "by_slot")
+    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "targets", "by_slot", "cheapest")
 
     def __init__(self, st: ECState, p: int, disp: list[int]):
         self.st, self.p = st, p
@@ -668,9 +670,10 @@ class _Finisher:
             cached[4] = 0
             if patched != need:
                 cached[0], cached[1], cached[2] = patched, min(patched), _reach_for(patched)
-        self.need, self.min_need, self.reach, self.by_slot = cached[0], cached[1], cached[2], cached[3]
+        self.need, self.min_need, (self.reach, self.targets), self.by_slot = cached[:4]
         self.hand = st.hand[p]
         self.disp = disp  # both displays
+        self.cheapest = None  # see plan
 
     def stay_need(self, loc: int, slot: int) -> int:
         """The least money for a main action where the ship lies (city loc, harbour slot; -1: none)."""
@@ -747,10 +750,21 @@ class _Finisher:
         """``can`` without its one-move answers: the search over every card that may be played."""
         limit = money - self.min_need
         need = self.need
-        for k in self.disp:
-            if CARD_PRICE[k] <= limit and k != bought:
-                break
-        else:  # the commonest case: only free cards, so only the cities matter
+        cheapest = self.cheapest
+        if cheapest is None:  # the two cheapest display cards: (price, card, second price)
+            first = second = INF
+            first_card = -1
+            for k in self.disp:
+                price = CARD_PRICE[k]
+                if price < second:
+                    if price < first:
+                        first, second, first_card = price, first, k
+                    else:
+                        second = price
+            cheapest = self.cheapest = (first, first_card, second)
+        first, first_card, second = cheapest
+        if first > limit or (first_card == bought and second > limit):
+            # the commonest case: only free cards, so only the cities matter
             cards = []
             for k in self.hand:
                 if k != skip_hand:
@@ -759,10 +773,13 @@ class _Finisher:
                 cards.append(bought)
             if not cards:
                 return False
-            target = 0
-            for c in range(NCITY):
-                if need[c] <= money:
-                    target |= 1 << c
+            target = self.targets.get(money)
+            if target is None:
+                target = 0
+                for c in range(NCITY):
+                    if need[c] <= money:
+                        target |= 1 << c
+                self.targets[money] = target
             return _free_plan(loc, cards, target)
         pool = []
         for k in self.hand:
