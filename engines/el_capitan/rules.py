@@ -78,6 +78,7 @@ NLOAN = len(data.LOAN_IDS)
 #: the cheapest main action that costs anything (reopening is free)
 MIN_PRICE = min(min(HARBOR_PRICE[c] + FORTRESS_PRICE[c]) for c in range(NCITY))
 LOAN_INDEX = {lid: i for i, lid in enumerate(data.LOAN_IDS)}
+DISPLAY_DESTINATION, DISPLAY_LINK, ROUND_CAP = data.DISPLAY_DESTINATION, data.DISPLAY_LINK, data.ROUND_CAP
 LOAN_SMALL = tuple(range(0, 18))
 LOAN_LARGE = tuple(range(18, 30))
 LOAN_AMOUNT = tuple(data.LOANS[s]["amount"] for s in data.LOAN_SIZE)
@@ -892,17 +893,20 @@ class ElCapitan(Game):
         return list(acts)
 
     def _legal(self, st: ECState, seat: int) -> list[Action]:
-        if self.to_move(st) != seat:
+        step = st.step
+        if step != PRE and step != POST:  # to_move's other cases
+            if step == SETTLE:
+                p, li = st.settle[0]
+                return self._settle_acts(st, li) if p == seat else []
+            if step == CHOOSE and st.chooser == seat:
+                return list(CHOOSE_ACTS[:st.n])
             return []
-        if st.step == SETTLE:
-            _, li = st.settle[0]
-            return self._settle_acts(st, li)
-        if st.step == CHOOSE:
-            return list(CHOOSE_ACTS[:st.n])
+        if st.cur != seat:
+            return []
         p = seat
         money = st.money[p]
         acts: list[Action] = []
-        if st.step == POST:
+        if step == POST:
             cands = []
             for k in st.disp_d + st.disp_l:
                 if CARD_PRICE[k] <= money:
@@ -1050,17 +1054,16 @@ class ElCapitan(Game):
         t = action["type"]
         needs = st.need_cache
         if needs is not None:
-            if t in _SHIP_ONLY:  # the harbours change where the ship leaves and arrives
+            if t in _KEEP_NEEDS:  # the commonest case
+                if t == "repay":
+                    needs.pop("loans", None)
+            elif t in _SHIP_ONLY:  # the harbours change where the ship leaves and arrives
                 loc = st.loc[seat]
                 if loc >= 0 and st.harbor[seat] >= 0:
                     _harbours_changed(needs, seat, 1 << loc)  # the arrival: below
                 if t == "loan":
                     needs.pop("loans", None)
-            elif t in _MAIN:
-                pass  # see _after_main
-            elif t == "repay":
-                needs.pop("loans", None)
-            elif t not in _KEEP_NEEDS:
+            elif t not in _MAIN:  # a main action: see _after_main
                 st.need_cache = None
         p = seat
         ev: list[Event] = []
@@ -1370,11 +1373,12 @@ class ElCapitan(Game):
 
     def _end_turn(self, st: ECState, ev: list[Event]) -> None:
         p = st.cur
-        self._refill(st, ev)
+        if len(st.disp_d) != DISPLAY_DESTINATION or len(st.disp_l) != DISPLAY_LINK:
+            self._refill(st, ev)
         st.first_turn[p] = False
         st.carded = st.moved = False
         last = (st.start - 1) % st.n
-        if p == last and (st.phase_end_pending or st.round >= data.ROUND_CAP):
+        if p == last and (st.phase_end_pending or st.round >= ROUND_CAP):
             self._payday(st, ev)
             return
         st.cur = (p + 1) % st.n
