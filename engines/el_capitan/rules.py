@@ -938,11 +938,11 @@ class ElCapitan(Game):
         if cands or hand:
             fin = _Finisher(st, p, disp)
             need = fin.need
+        lp = loc + 2
         if cands:
             # can()'s quick answers first: no main action affordable at all, or a main action
             # where the ship lies, or one more move affords one (with a hand card, another display
             # card or the card bought); reach_row's work inlined
-            lp = loc + 2
             row = fin.reach[lp]
             if row is None:
                 row = fin.reach[lp] = [None] * NCARD
@@ -992,7 +992,9 @@ class ElCapitan(Game):
                         if need[b] <= money or fin.can(b, money, k):
                             acts.append(route[b])
             else:
-                for b in MOVES[k][loc + 2]:
+                moves = MOVES[k][lp]  # an interconnection card: one move at most
+                if moves:
+                    b = moves[0]
                     if need[b] <= money or fin.can(b, money, k):
                         acts.append(SAIL[k])
         if loc >= 0 and st.harbor[p] >= 0:
