@@ -583,7 +583,7 @@ def _harbours_changed(needs: dict, seat: int, cities: int) -> None:
     needs there are stale (a seat's own harbour space counts as free on arrival, so its own stay)."""
     for key, got in needs.items():
         if key != seat and key.__class__ is int:
-            got[4] |= cities
+            got.stale |= cities
 
 
 #: main actions: they change the board of the ship's city and the acting seat's supply only
@@ -604,12 +604,12 @@ def _city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
     reopened, so the seats with something to reopen go too."""
     needs.pop("pictured", None)
     own = needs.get(seat)
-    if own is not None and own[5] != supply_key(st, seat):
+    if own is not None and own.supply != supply_key(st, seat):
         del needs[seat]
     for key, got in needs.items():
         if key.__class__ is int:
-            got[4] |= 1 << c
-            got[3][c] = None
+            got.stale |= 1 << c
+            got.by_slot[c] = None
 
 #: needs (one per city) -> ([location + 2] -> [card] -> the least need among the card's moves from
 #: there (None: not computed yet; rows made when first asked), money -> bit set of the cities whose
@@ -630,51 +630,69 @@ def _reach_for(need: list[int]) -> tuple[list[list[int | None] | None], dict[int
     return reach
 
 
+def _finisher(st: ECState, p: int, disp: list[int]) -> "_Finisher":
+    """Seat p's ``_Finisher`` for this decision (``disp``: both displays), kept in ``st.need_cache``
+    with its needs while they stay valid (see ``_Finisher.__init__``)."""
+    needs = _derived(st)
+    fin = needs.get(p)
+    if fin is None:
+        fin = needs[p] = _Finisher(st, p)
+    elif fin.stale:
+        fin.patch()
+    fin.hand = st.hand[p]
+    fin.disp = disp
+    fin.cheapest = None
+    return fin
+
+
 class _Finisher:
-    """Answers "can this turn still be finished with a main action?" for one seat and state."""
+    """Answers "can this turn still be finished with a main action?" for one seat: its needs (the
+    least money for a main action on arriving in each city), kept from decision to decision while
+    valid, and the hand and display of the current decision."""
 
-    __slots__ = ("st", "p", "need", "min_need", "hand", "disp", "reach", "targets", "by_slot", "cheapest")
+    __slots__ = ("st", "p", "need", "min_need", "reach", "targets", "by_slot", "stale", "supply",
+                 "hand", "disp", "cheapest")
 
-    def __init__(self, st: ECState, p: int, disp: list[int]):
-        self.st, self.p = st, p
+    def __init__(self, st: ECState, p: int):
         # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
         # ending a turn and settling loans change none of them, and a seat's own harbour space
         # counts as free on arrival, so its own sails keep its needs too (see ``apply``). Another
         # ship's sail or loan changes the harbours of two cities at most: those are looked up again
-        # in main_needs by harbour space, which is kept until a main action in the city.
-        needs = _derived(st)
-        cached = needs.get(p)
-        if cached is None:
-            by_slot = []
-            need = []
-            for c in range(NCITY):
-                pair = main_needs(st, p, c)
-                by_slot.append(pair)
-                slot = arrival_slot(st, p, c)
-                need.append(pair[slot] if slot >= 0 else INF)
-            # [needs, least need, reach tables, main_needs by city (None: stale), bit set of the
-            # cities whose need is stale, supply_key]
-            cached = needs[p] = [need, min(need), _reach_for(need), by_slot, 0, supply_key(st, p)]
-        elif cached[4]:
-            need = cached[0]
-            by_slot = cached[3]
-            patched = list(need)
-            for c in BITS[cached[4]]:
-                slot = arrival_slot(st, p, c)
-                if slot < 0:
-                    patched[c] = INF
-                else:
-                    pair = by_slot[c]
-                    if pair is None:
-                        pair = by_slot[c] = main_needs(st, p, c)
-                    patched[c] = pair[slot]
-            cached[4] = 0
-            if patched != need:
-                cached[0], cached[1], cached[2] = patched, min(patched), _reach_for(patched)
-        self.need, self.min_need, (self.reach, self.targets), self.by_slot = cached[:4]
-        self.hand = st.hand[p]
-        self.disp = disp  # both displays
-        self.cheapest = None  # see plan
+        # in main_needs by harbour space (``by_slot``, None: stale), which is kept until a main
+        # action in the city.
+        self.st, self.p = st, p
+        by_slot = []
+        need = []
+        for c in range(NCITY):
+            pair = main_needs(st, p, c)
+            by_slot.append(pair)
+            slot = arrival_slot(st, p, c)
+            need.append(pair[slot] if slot >= 0 else INF)
+        self.need, self.min_need, self.by_slot = need, min(need), by_slot
+        self.reach, self.targets = _reach_for(need)
+        self.stale = 0  # bit set of the cities whose need is stale
+        self.supply = supply_key(st, p)
+        self.hand: list[int] = []
+        self.disp: list[int] = []
+        self.cheapest: tuple[int, int, int] | None = None  # see plan
+
+    def patch(self) -> None:
+        """Recompute the stale needs."""
+        st, p, need, by_slot = self.st, self.p, self.need, self.by_slot
+        patched = list(need)
+        for c in BITS[self.stale]:
+            slot = arrival_slot(st, p, c)
+            if slot < 0:
+                patched[c] = INF
+            else:
+                pair = by_slot[c]
+                if pair is None:
+                    pair = by_slot[c] = main_needs(st, p, c)
+                patched[c] = pair[slot]
+        self.stale = 0
+        if patched != need:
+            self.need, self.min_need = patched, min(patched)
+            self.reach, self.targets = _reach_for(patched)
 
     def stay_need(self, loc: int, slot: int) -> int:
         """The least money for a main action where the ship lies (city loc, harbour slot; -1: none)."""
@@ -936,7 +954,7 @@ class ElCapitan(Game):
             if CARD_PRICE[k] <= money:
                 cands.append(k)
         if cands or hand:
-            fin = _Finisher(st, p, disp)
+            fin = _finisher(st, p, disp)
             need = fin.need
         lp = loc + 2
         if cands:
@@ -1200,7 +1218,7 @@ class ElCapitan(Game):
             if money < MIN_PRICE and not has_pictured(st, p):
                 return False
             loc = st.loc[p]
-            fin = _Finisher(st, p, st.disp_d + st.disp_l)
+            fin = _finisher(st, p, st.disp_d + st.disp_l)
             if t == "buy":
                 left = money - CARD_PRICE[k]
                 stay_need = fin.stay_need(loc, st.harbor[p]) if loc >= 0 else INF
