@@ -891,13 +891,14 @@ class ElCapitan(Game):
         return state.copy()
 
     def to_move(self, state: ECState) -> int | None:
-        if state.step == OVER:
-            return None
-        if state.step == SETTLE:
+        step = state.step
+        if step == PRE or step == POST:
+            return state.cur
+        if step == SETTLE:
             return state.settle[0][0]
-        if state.step == CHOOSE:
+        if step == CHOOSE:
             return state.chooser
-        return state.cur
+        return None
 
     # --- legal actions -----------------------------------------------------------------------
     def legal_actions(self, state: ECState, seat: int) -> list[Action]:
