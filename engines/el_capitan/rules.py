@@ -495,13 +495,8 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     lp = loc + 2
     reach = 0
     steps = []
-    masks = []
-    bit = 1
     for k in cards:
-        mask = MOVE_MASK[k]
-        masks.append((bit, mask))
-        bit += bit
-        reach |= mask[lp]
+        reach |= MOVE_MASK[k][lp]
         steps.append(STEP[k] or _step_table(k))
     while not reach & target:  # lower bound first: cards played any number of times
         more = reach
@@ -510,6 +505,11 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
         if more == reach:
             return False
         reach = more
+    masks = []
+    bit = 1
+    for k in cards:
+        masks.append((bit, MOVE_MASK[k]))
+        bit += bit
     return _free_search(lp, 1 << loc if loc >= 0 else 0, masks, 0, target, 0, set())
 
 
