@@ -443,11 +443,12 @@ def _search(loc: int, start: int, pool: list[tuple[int, int]], used: int, budget
     """Can the ship reach, from ``loc``, a city whose main action fits in the budget, playing the
     cards of ``pool`` (card, cost; sorted by cost) not yet ``used``? Paths that repeat a city are
     never needed, except a return to the start city (which re-anchors), so they are cut."""
-    key = (loc, used, visited)
-    seen = memo.get(key)
-    if seen is not None and seen >= budget:
-        return False
-    memo[key] = budget
+    if used & (used - 1):  # two cards or more played: another order may have come here (none before)
+        key = (loc, used, visited)
+        seen = memo.get(key)
+        if seen is not None and seen >= budget:
+            return False
+        memo[key] = budget
     lp = loc + 2
     limit = budget - min_need
     bit = 1  # the card's bit in ``used``
@@ -518,10 +519,11 @@ def _free_search(lp: int, start_bit: int, masks: list[tuple[int, tuple[int, ...]
     """Depth-first over unused cards (``masks``: the bit of each card in ``used`` and its MOVE_MASK),
     every one-move finish tried before going deeper; as in ``_search``, no city twice and no move
     on from the start."""
-    key = (lp, used, visited)
-    if key in seen:
-        return False
-    seen.add(key)
+    if used & (used - 1):  # two cards or more played: another order may have come here (none before)
+        key = (lp, used, visited)
+        if key in seen:
+            return False
+        seen.add(key)
     deeper = []
     for bit, mask in masks:
         if used & bit:
