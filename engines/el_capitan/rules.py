@@ -956,6 +956,7 @@ class ElCapitan(Game):
         for k in disp:
             if CARD_PRICE[k] <= money:
                 cands.append(k)
+        fin = None
         if cands or hand:
             fin = _finisher(st, p, disp)
             need = fin.need
@@ -1019,7 +1020,11 @@ class ElCapitan(Game):
                     if need[b] <= money or fin.can(b, money, k):
                         acts.append(SAIL[k])
         if loc >= 0 and st.harbor[p] >= 0:
-            acts += self._main_actions(st, p, loc)
+            # The stay need is the least price of a main action here (0: a free reopen, listed even
+            # with negative money): above the money, there is none to list.
+            stay = fin.stay_need(loc, st.harbor[p]) if fin is not None else 0
+            if stay == 0 or stay <= money:
+                acts += self._main_actions(st, p, loc)
         if not st.first_turn[p] and not st.carded:
             small, large = loans_left(st)
             if small:
