@@ -404,18 +404,16 @@ def net_worth(st: ECState, p: int) -> int:
     return st.money[p] - due
 
 
-def _derived(st: ECState) -> dict:
-    """``st.need_cache``, made if missing: per seat its needs (see ``_Finisher``), and under string
-    keys facts derived from the board and the loans, dropped by ``apply`` when those change."""
-    got = st.need_cache
-    if got is None:
-        got = st.need_cache = {}
-    return got
+# ``st.need_cache`` (made where missing, None after a change that drops it all): per seat its
+# ``_Finisher`` with its needs, and under string keys facts derived from the board and the loans,
+# dropped by ``apply`` when those change.
 
 
 def has_pictured(st: ECState, p: int) -> bool:
     """Whether seat p has a shut-down warehouse on any city picture (something to reopen, §4.6)."""
-    derived = _derived(st)
+    derived = st.need_cache
+    if derived is None:
+        derived = st.need_cache = {}
     seats = derived.get("pictured")
     if seats is None:
         seats = 0
@@ -428,7 +426,9 @@ def has_pictured(st: ECState, p: int) -> bool:
 
 def loans_left(st: ECState) -> tuple[bool, bool]:
     """Whether a small and whether a large loan card is left in the supply (§4.8)."""
-    derived = _derived(st)
+    derived = st.need_cache
+    if derived is None:
+        derived = st.need_cache = {}
     got = derived.get("loans")
     if got is None:
         owners = st.loan_owner
@@ -635,7 +635,9 @@ def _reach_for(need: list[int]) -> tuple[list[list[int | None] | None], dict[int
 def _finisher(st: ECState, p: int, disp: list[int]) -> "_Finisher":
     """Seat p's ``_Finisher`` for this decision (``disp``: both displays), kept in ``st.need_cache``
     with its needs while they stay valid (see ``_Finisher.__init__``)."""
-    needs = _derived(st)
+    needs = st.need_cache
+    if needs is None:
+        needs = st.need_cache = {}
     fin = needs.get(p)
     if fin is None:
         fin = needs[p] = _Finisher(st, p)
