@@ -138,7 +138,7 @@ def _warehouse_action(site: int, color: int) -> Action:
 WAREHOUSE_ACTS = tuple(tuple(_warehouse_action(site, color) for color in range(3)) for site in range(3))
 #: SETTLE_ACTS[t][loan]: repay (t 0) or extend (t 1) that loan card
 SETTLE_ACTS = tuple(tuple({"type": t, "loan": lid} for lid in data.LOAN_IDS) for t in ("repay", "extend"))
-CHOOSE_ACTS = tuple({"type": "choose_start", "seat": s} for s in range(8))
+CHOOSE_ACTS = tuple({"type": "choose_start", "seat": s} for s in range(5))  # 2-5 players
 
 # turn steps
 PRE, POST, SETTLE, CHOOSE, OVER = "pre_action", "post_action", "settle", "choose_start", "over"
