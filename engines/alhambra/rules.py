@@ -616,7 +616,8 @@ class Alhambra(Game):
                 continue
             market.append(card)
             drawn.append(card)
-        market.sort()
+        if drawn:  # takes keep the market sorted: only drawn cards unsort it
+            market.sort()
         filled = {}
         if None in s.market:
             for i in range(4):
