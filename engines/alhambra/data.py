@@ -78,8 +78,13 @@ def card_id(currency: int, value: int, copy: int) -> int:
 
 def money_deck(num_players: int) -> list[int]:
     """The money cards (without the scoring cards) in id order: 108, or 72 for 2 players."""
-    copies = COPIES_TWO_PLAYERS if num_players == 2 else COPIES
-    return [card_id(c, v, k) for c in range(4) for v in MONEY_VALUES for k in range(copies)]
+    return list(_DECKS[COPIES_TWO_PLAYERS if num_players == 2 else COPIES])
+
+
+# copies -> the deck, built once (a game set-up copies it rather than calling card_id 108 times)
+_DECKS: dict[int, tuple[int, ...]] = {
+    copies: tuple(card_id(c, v, k) for c in range(4) for v in MONEY_VALUES for k in range(copies))
+    for copies in (COPIES_TWO_PLAYERS, COPIES)}
 
 
 # Decoding tables indexed by card id (0-107).
