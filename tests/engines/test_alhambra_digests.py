@@ -2,18 +2,16 @@
 
 Each digest covers every legal list (order and key order included), every event, an observation every
 50 steps and the outcome of one seeded game. Speed work on the engine must leave them all unchanged;
-a rule change that alters games on purpose records them anew (``python -m
-tests.engines.test_alhambra_digests``) and says so in its commit.
+a rule change that alters games on purpose records them anew (``python
+tests/engines/test_alhambra_digests.py``) and says so in its commit.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import random
 from typing import Any
 
 import pytest
 
+from digests import seeded_game_digest
 from engines.alhambra.rules import Alhambra
 
 # (players, seed, options) -> sha256, recorded with the engine of 2026-11-24 (main 7bda123)
@@ -66,25 +64,7 @@ DIGESTS = [
 
 
 def game_digest(players: int, seed: int, options: dict[str, Any]) -> str:
-    """The sha256 of one seeded random game: legal lists, events, some observations, the outcome."""
-    game = Alhambra()
-    rng = random.Random(seed * 7 + players)
-    state = game.setup(players, seed, options)
-    h = hashlib.sha256()
-    steps = 0
-    while (seat := game.to_move(state)) is not None:
-        legal = game.legal_actions(state, seat)
-        h.update(json.dumps(legal, separators=(",", ":")).encode())
-        for other in range(players):
-            if other != seat:
-                assert game.legal_actions(state, other) == []
-        events = game.apply(state, seat, legal[rng.randrange(len(legal))])
-        h.update(json.dumps(events, separators=(",", ":")).encode())
-        steps += 1
-        if steps % 50 == 0:
-            h.update(json.dumps(game.observe(state, seat), separators=(",", ":")).encode())
-    h.update(json.dumps(game.outcome(state).to_dict(), separators=(",", ":")).encode())
-    return h.hexdigest()
+    return seeded_game_digest(Alhambra(), players, seed, options)
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))

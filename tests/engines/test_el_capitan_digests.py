@@ -4,18 +4,16 @@ Each digest covers every legal list (order and key order included), every event,
 50 steps for every seat and the spectator, and the outcome of one seeded game. Now and then the game
 goes on from a fresh clone, whose ``apply`` checks the action on its own (no cached legal list, no
 cached needs), so that both ways of checking an action are covered. Speed work on the engine must
-leave the digests unchanged; a rule change that alters games on purpose records them anew (``python -m
-tests.engines.test_el_capitan_digests``) and says so in its commit.
+leave the digests unchanged; a rule change that alters games on purpose records them anew (``python
+tests/engines/test_el_capitan_digests.py``) and says so in its commit.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import random
 from typing import Any
 
 import pytest
 
+from digests import seeded_game_digest
 from engines.el_capitan.rules import ElCapitan
 
 # (players, seed, options) -> sha256, recorded with the engine of 2026-11-25 (main 987d468).
@@ -68,33 +66,8 @@ DIGESTS = [
 ]
 
 
-def _dump(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
-
-
 def game_digest(players: int, seed: int, options: dict[str, Any]) -> str:
-    """The sha256 of one seeded random game: legal lists, events, some observations, the outcome."""
-    game = ElCapitan()
-    rng = random.Random(seed * 7 + players)
-    state = game.setup(players, seed, options)
-    h = hashlib.sha256()
-    steps = 0
-    while (seat := game.to_move(state)) is not None:
-        legal = game.legal_actions(state, seat)
-        h.update(_dump(legal))
-        for other in range(players):
-            if other != seat:
-                assert game.legal_actions(state, other) == []
-        action = legal[rng.randrange(len(legal))]
-        if steps % 7 == 3:
-            state = game.clone(state)
-        h.update(_dump(game.apply(state, seat, action)))
-        steps += 1
-        if steps % 50 == 0:
-            for viewer in [None, *range(players)]:
-                h.update(_dump(game.observe(state, viewer)))
-    h.update(_dump(game.outcome(state).to_dict()))
-    return h.hexdigest()
+    return seeded_game_digest(ElCapitan(), players, seed, options, every_viewer=True, clones=True)
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))

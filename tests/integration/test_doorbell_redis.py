@@ -2,6 +2,7 @@
 batch that fails as a whole is sent again one message at a time, so no match is left unrung.
 
 Runs in a subprocess with the Redis broker configured (the suite's own broker is the filesystem)."""
+import json
 import os
 import subprocess
 import sys
@@ -53,8 +54,6 @@ def ring(tmp_path, **extra: str) -> dict:
     proc = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    import json
-
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
