@@ -1,5 +1,6 @@
 """`benchplatform --scaling`: one worker and two in turn on real worker processes (the embedded SQLite and
-filesystem broker), every match stored and rated, the ratio of their matches/s printed."""
+filesystem broker), every match stored and rated, the ratios of their matches/s printed (whole runs and
+the workers' steady state)."""
 import json
 import os
 import subprocess
@@ -25,9 +26,14 @@ def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_pat
     for run in runs:
         assert run["matches"] == 6 and run["moves"] > 0 and run["progress_polls"] >= 1
         assert (run["database"], run["broker"]) == ("sqlite3", "filesystem")
+        # the last doorbell is rung before the steady window opens, so its match at least ends inside it
+        assert 1 <= run["steady_matches"] <= 6 and 0 < run["enqueue_seconds"] < run["seconds"]
+        assert run["steady_matches_per_s"] > 0
     assert summary["scaling"] == "2 workers / 1"
     assert summary["ratios"] == [round(runs[1]["matches_per_s"] / runs[0]["matches_per_s"], 2)]
     assert summary["median_ratio"] == summary["ratios"][0]
+    assert summary["steady_ratios"] == [round(runs[1]["steady_matches_per_s"] / runs[0]["steady_matches_per_s"], 2)]
+    assert summary["steady_median_ratio"] == summary["steady_ratios"][0]
     # Every match of both runs was stored and rated (two rated round robins of 6 plus the warm-ups of 4 and 8).
     check = subprocess.run([*manage, "shell", "-c", "from tournaments.models import Match; from ratings.models import "
                             "RatingChange; print(Match.objects.filter(status='finished').count(), "

@@ -1,5 +1,10 @@
 """Platform throughput and overhead: matches/s from enqueue to stored and rated, on N worker processes,
-and what the platform adds to each match beyond the engine's own play. Not a test."""
+and what the platform adds to each match beyond the engine's own play. Not a test.
+
+Two rates per run: ``matches_per_s`` over the whole run (creating the tournament and ringing its doorbells
+included: this process's work, on the same cores as the workers) and ``steady_matches_per_s``, the
+workers' own rate once every match waits in the queue (from the moment the tournament was created to
+the last match stored). ``--scaling`` compares one worker with several on both."""
 import cProfile
 import io
 import json
@@ -11,6 +16,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+from django.utils import timezone
 
 from bots.services import register_builtin_bots
 from engines.bench import bench_game
@@ -91,7 +97,8 @@ class Command(BaseCommand):
         parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile's top functions")
         parser.add_argument("--scaling", type=int, default=0, metavar="ROUNDS",
                             help="ROUNDS runs of one worker and of --workers in turn; then a line with the ratios of "
-                                 "their matches/s, pair by pair, and the median")
+                                 "their matches/s, pair by pair, and the median, for the whole runs and for the "
+                                 "workers' steady state")
         parser.add_argument("--rate-only", action="store_true",
                             help="time rate_match alone on this database's rated versions (e.g. seedscale's million "
                                  "matches): --matches finished matches of --seats rated versions, each rated in its "
@@ -110,16 +117,24 @@ class Command(BaseCommand):
         if workers < 2:
             raise CommandError("--scaling compares one worker with --workers: give --workers 2 or more")
         # One worker, then --workers, in turn: each pair sees the same machine load.
-        rates: dict[int, list[float]] = {1: [], workers: []}
+        runs: dict[int, list[dict]] = {1: [], workers: []}
         for _ in range(scaling):
             for count in (1, workers):
                 line = self.throughput(game, matches, count, seats, entrants)
-                rates[count].append(line["matches_per_s"])
+                runs[count].append(line)
                 print(json.dumps(line), flush=True)
-        ratios = sorted(many / one for one, many in zip(rates[1], rates[workers]))
+
+        def ratios(rate: str) -> list[float]:
+            return sorted(round(many[rate] / one[rate], 2) for one, many in zip(runs[1], runs[workers])
+                          if one[rate] and many[rate])
+
+        whole, steady = ratios("matches_per_s"), ratios("steady_matches_per_s")
         print(json.dumps({"scaling": f"{workers} workers / 1", "game": game, "matches": matches,
                           "database": line["database"], "broker": line["broker"],
-                          "ratios": [round(r, 2) for r in ratios], "median_ratio": round(statistics.median(ratios), 2),
+                          # the whole runs: this process creating the tournament competes for the same cores
+                          "ratios": whole, "median_ratio": round(statistics.median(whole), 2),
+                          # the workers once every match is enqueued
+                          "steady_ratios": steady, "steady_median_ratio": round(statistics.median(steady), 2) if steady else None,
                           "goal_ratio": 1.8}))
 
     def throughput(self, game: str, matches: int, workers: int, seats: int, entrants: list, in_process: bool = False,
@@ -140,6 +155,8 @@ class Command(BaseCommand):
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
                                            games_per_pairing=matches, bot_versions=entrants,
                                            seed=99, rated=True)
+            # Every match is in the database and its doorbell rung (on commit, inside create_tournament).
+            enqueued, enqueue_seconds = timezone.now(), time.perf_counter() - started
             polls = 0
             if in_process:
                 ids = list(tournament.matches.order_by("id").values_list("pk", flat=True))
@@ -164,6 +181,10 @@ class Command(BaseCommand):
         finally:
             stop_workers(procs)
         finished = list(Match.objects.filter(tournament=tournament))
+        # The steady window: from the tournament's creation to the last match stored (a match under way at its
+        # start counts whole: at most one per worker). The workers stamp finished_at with this machine's clock.
+        after = [m.finished_at for m in finished if m.finished_at is not None and m.finished_at > enqueued]
+        window = (max(after) - enqueued).total_seconds() if after else 0.0
         moves = sum(m.num_moves for m in finished)
         stored = list(MatchLog.objects.filter(match__tournament=tournament).values_list("data", flat=True))
         engine_ms, engine_cpu_ms = engine_ms_per_match(finished)
@@ -174,6 +195,8 @@ class Command(BaseCommand):
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
             "broker": "none (in process)" if in_process else settings.CELERY_BROKER_URL.split(":")[0],
             "seconds": round(elapsed, 2), "progress_polls": polls, "matches_per_s": round(matches / elapsed, 2),
+            "enqueue_seconds": round(enqueue_seconds, 3), "steady_matches": len(after),
+            "steady_matches_per_s": round(len(after) / window, 2) if window > 0 else None,
             "moves": moves, "wall_ms_per_match_per_worker": round(wall_ms, 2),
             "engine_ms_per_match": round(engine_ms, 2),
             "overhead_ms_per_match": round(wall_ms - engine_ms, 2),
