@@ -233,6 +233,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         "store_processed": False,
         "polling_interval": 0.2,
     }
+    CELERY_BROKER_TRANSPORT = "arena.broker:Transport"  # kombu's, taking from a kept listing (arena/broker.py)
 else:
     # No unacknowledged-message bookkeeping in Redis (two transactions per message): the database is the
     # truth and the reconciler re-rings a match whose message was lost (a worker killed after taking it)

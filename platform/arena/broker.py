@@ -1,0 +1,73 @@
+"""The embedded broker: kombu's filesystem transport, taking messages from a listing kept between takes.
+
+kombu's own channel lists and sorts the whole queue folder for every message it takes: with a backlog of
+thousands of matches that is the most expensive step of a short match (about a millisecond at 2,000
+waiting, growing with the backlog). This channel lists the folder once, takes the oldest names from that
+listing until it runs out, and only then lists again; a name another worker took meanwhile fails to
+rename and is skipped. Messages still come oldest first, as their names begin with the time they were
+written; one written after the listing waits until the listing is used up, behind older ones anyway.
+
+It also waits for a message's writer: kombu writes a message in place under an exclusive file lock, so
+a taker that renames it mid-write takes the lock shared before reading, and puts back a file found
+empty (renamed between its creation and its writer's lock). The message files stay kombu's, so the
+doorbell reads the queue as before (``tournaments.doorbell.waiting_match_ids``).
+
+Settings use it for ``filesystem://`` through ``CELERY_BROKER_TRANSPORT``.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+from collections import deque
+from typing import Any
+
+from kombu.exceptions import ChannelError
+from kombu.transport import filesystem
+from kombu.transport.virtual import Empty
+from kombu.utils.encoding import bytes_to_str
+from kombu.utils.json import loads
+
+
+class Channel(filesystem.Channel):
+    """kombu's filesystem channel, taking from a kept listing."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._listings: dict[str, deque[str]] = {}
+        os.makedirs(self.processed_folder, exist_ok=True)  # a missing one would look like a message taken
+
+    def _get(self, queue: str) -> Any:
+        """The oldest message waiting in ``queue``; ``Empty`` if there is none."""
+        listing = self._listings.get(queue)
+        if not listing:
+            name = f"{queue}.msg"  # kombu's names: <ms>_<uuid>.<queue>.msg
+            listing = self._listings[queue] = deque(sorted(
+                entry for entry in os.listdir(self.data_folder_in) if entry.partition(".")[2] == name))
+        while listing:
+            entry = listing.popleft()
+            waiting = os.path.join(self.data_folder_in, entry)
+            # kombu's own folder for taken messages, on the queue's filesystem (a rename, never a copy)
+            taken = os.path.join(self.processed_folder, entry)
+            try:
+                os.rename(waiting, taken)
+            except FileNotFoundError:  # another worker took it
+                continue
+            try:
+                with open(taken, "rb") as fh:
+                    fcntl.flock(fh, fcntl.LOCK_SH)  # its writer holds LOCK_EX until it is whole
+                    payload = fh.read()
+                if not payload:  # taken between its creation and its writer's lock: put it back for later
+                    os.rename(taken, waiting)
+                    continue
+                if not self.store_processed:
+                    os.remove(taken)
+            except OSError as exc:
+                raise ChannelError(f"Cannot read file {taken!r} from queue.") from exc
+            return loads(bytes_to_str(payload))
+        raise Empty()
+
+
+class Transport(filesystem.Transport):
+    """kombu's filesystem transport with the channel above."""
+
+    Channel = Channel

@@ -1,0 +1,123 @@
+"""The embedded broker (arena/broker.py): kombu's filesystem transport taking from a kept listing, on a real
+folder, through kombu's own queues."""
+import fcntl
+import os
+import threading
+import time
+
+import pytest
+from django.conf import settings
+from kombu import Connection
+from kombu.transport.virtual import BrokerState
+
+from arena.broker import Transport
+
+
+@pytest.fixture(autouse=True)
+def own_exchanges(monkeypatch):
+    """kombu keeps the filesystem transport's declared exchanges in one state per process: each test's
+    folder starts without them, so each test gets its own state (else a queue declared by an earlier
+    test is not bound again in this one's folder, and its messages go nowhere)."""
+    monkeypatch.setattr(Transport, "global_state", BrokerState())
+
+
+def connection(folder) -> Connection:
+    for sub in ("queue", "processed", "control"):
+        (folder / sub).mkdir(exist_ok=True)
+    return Connection("filesystem://", transport=Transport, transport_options={
+        "data_folder_in": str(folder / "queue"), "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"), "control_folder": str(folder / "control"),
+        "store_processed": False})
+
+
+def take_all(queue) -> list:
+    taken = []
+    while True:
+        try:
+            message = queue.get(block=False)
+        except queue.Empty:
+            return taken
+        taken.append(message.payload)
+        message.ack()
+
+
+def test_messages_come_oldest_first_each_once_between_two_takers(tmp_path):
+    with connection(tmp_path) as put_conn, connection(tmp_path) as a_conn, connection(tmp_path) as b_conn:
+        put = put_conn.SimpleQueue("matches")
+        for i in range(30):
+            put.put({"match": i})
+            time.sleep(0.002)  # names begin with the millisecond they were written
+        a, b = a_conn.SimpleQueue("matches"), b_conn.SimpleQueue("matches")
+        got = []
+        for _ in range(10):  # both have listed all thirty; each skips what the other took
+            for name, queue in (("a", a), ("b", b)):
+                message = queue.get(block=False)
+                message.ack()  # an unacknowledged message goes back to the queue when its channel closes
+                got.append((name, message.payload["match"]))
+        for i in range(30, 35):  # written after both listings: taken after the listed ones
+            put.put({"match": i})
+            time.sleep(0.002)
+        rest = [m["match"] for m in take_all(a)] + [m["match"] for m in take_all(b)]
+    order = [i for _, i in got] + rest
+    assert sorted(order) == list(range(35))  # every message once
+    assert [i for _, i in got] == list(range(20)) and rest == list(range(20, 35))
+    assert not os.listdir(tmp_path / "queue") and not os.listdir(tmp_path / "processed")
+
+
+def test_other_queues_messages_stay(tmp_path):
+    with connection(tmp_path) as conn:
+        conn.SimpleQueue("validations").put({"version": 7})
+        conn.SimpleQueue("matches").put({"match": 1})
+        assert take_all(conn.SimpleQueue("matches")) == [{"match": 1}]
+        assert [name.partition(".")[2] for name in os.listdir(tmp_path / "queue")] == ["validations.msg"]
+        assert take_all(conn.SimpleQueue("validations")) == [{"version": 7}]
+
+
+def one_message(queue, folder) -> tuple[str, bytes]:
+    """Put one message; its file's name and bytes as kombu wrote them."""
+    queue.put({"match": 1})
+    (name,) = os.listdir(folder)
+    return name, (folder / name).read_bytes()
+
+
+def test_a_message_taken_mid_write_is_read_whole(tmp_path):
+    """kombu writes under an exclusive lock: the taker waits for it instead of reading half a message."""
+    with connection(tmp_path) as conn:
+        queue = conn.SimpleQueue("matches")
+        name, whole = one_message(queue, tmp_path / "queue")
+        (tmp_path / "queue" / name).unlink()
+        writer = open(tmp_path / "queue" / name, "wb", buffering=0)  # noqa: SIM115 - released below
+        fcntl.flock(writer, fcntl.LOCK_EX)
+        writer.write(whole[:20])
+        taken = []
+        reader = threading.Thread(target=lambda: taken.append(queue.get(timeout=5).payload))
+        reader.start()
+        time.sleep(0.3)
+        assert not taken and reader.is_alive()  # waiting on the writer's lock
+        writer.write(whole[20:])
+        fcntl.flock(writer, fcntl.LOCK_UN)
+        writer.close()
+        reader.join(5)
+    assert taken == [{"match": 1}]
+
+
+def test_an_empty_message_file_is_put_back_for_its_writer(tmp_path):
+    """Renamed between its creation and its writer's lock: found empty, it goes back to the queue."""
+    with connection(tmp_path) as conn:
+        queue = conn.SimpleQueue("matches")
+        name, whole = one_message(queue, tmp_path / "queue")
+        (tmp_path / "queue" / name).write_bytes(b"")
+        with pytest.raises(queue.Empty):
+            queue.get(block=False)
+        assert os.listdir(tmp_path / "queue") == [name]  # back, not lost
+        (tmp_path / "queue" / name).write_bytes(whole)
+        assert queue.get(block=False).payload == {"match": 1}
+
+
+def test_the_embedded_settings_use_it():
+    if not settings.CELERY_BROKER_URL.startswith("filesystem"):
+        pytest.skip("this run's broker is not the embedded one")
+    from arena.celery import app
+
+    with app.connection_for_write() as conn:
+        assert isinstance(conn.transport, Transport)
