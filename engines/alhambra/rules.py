@@ -1,4 +1,5 @@
-"""Alhambra (Dirk Henn, 2003) for 2-6 seats: state, legal actions, turn flow and scoring.
+"""Alhambra (Dirk Henn, 2003) for 2-6 seats: the Game, which coordinates set-up, legal actions, turn
+flow and the end of the game.
 
 Sections (§) refer to the rules file. Actions (§9.2, with the house key ``type`` instead of ``kind``):
 
@@ -14,134 +15,32 @@ Sections (§) refer to the rules file. Actions (§9.2, with the house key ``type
 
 Money card ``id``: currency ``id // 27``, value ``(id % 27) // 3 + 1`` (data.py).
 
+The rules themselves live in ``state`` (the state and the per-seat cache), ``preparation`` (the set-up steps,
+§3), ``money`` (taking money and paying, §4.2, §4.3), ``scoring`` (the points of a round, §5.1) and
+``geometry`` (the grid, §4.6, §5.2); this module keeps the placement and redesign part of the lists
+(§4.4, §4.6), applying actions, the end of the turn and of the game (§4.1, §5.3), refusals and views.
 The action dicts of the legal lists are built once and shared between calls (never mutate an action
-you got from ``legal_actions``). Per seat, ``SeatCache`` keeps the geometry up to date across changes
-and the redesign part of the list until the Alhambra or the reserve change.
+you got from ``legal_actions``).
 """
 from __future__ import annotations
 
 import random
-from bisect import insort
 from typing import Any, Mapping
 
 from engines.alhambra import geometry as geo
 from engines.alhambra import fields as F
 from engines.alhambra.data import (
-    ALL_PAYMENTS, BUILDING_TILES, BUILDING_TYPES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES,
-    DIRK_ROUND1_TILES, DIRK_START_TILES, MARKET_MONEY, MARKET_SLOTS, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, PILES,
-    POINTS, SCORING_A, SCORING_B, SLOT_CURRENCY, START_MONEY, TAKE_MONEY_LIMIT, TILE_PRICE, TILE_TYPE, TILE_WALLS,
-    money_deck,
+    ALL_PAYMENTS, BUILDING_TILES, CARD_CURRENCY, CARD_VALUE, CURRENCY_NAMES, DIRK_ROUND1_TILES, DIRK_START_TILES,
+    MARKET_MONEY, MAX_TURNS, MAX_TURNS_LIMIT, OPEN_MONEY, SCORING_A, SLOT_CURRENCY, TILE_PRICE, TILE_TYPE,
+    TILE_WALLS, money_deck,
 )
+from engines.alhambra.money import buy_actions, payment_sets, purse_of, take_actions, take_picks
+from engines.alhambra.preparation import choose_start_player, deal_start_money, insert_scoring_cards
+from engines.alhambra.scoring import building_counts, score_round
+from engines.alhambra.state import ACTION, FINAL_PLACEMENT, OVER, PLACEMENT, AlhambraState, SeatCache
 from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
 
-ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placement", "over"
 PASS: Action = {"type": "pass"}
-
-
-class SeatCache:
-    """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
-    across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
-
-    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "tiles", "swap_fit",
-                 "redesign", "redesign_reserve", "longest_wall")
-
-    def __init__(self, alhambra: dict[int, int]) -> None:
-        #: cell -> neighbourhood code (geometry.codes_of)
-        codes = geo.codes_of(alhambra)
-        self.codes: dict[int, int] = codes
-        #: empty cell -> the flags of the wall masks that fit there (geometry.front_of)
-        self.front: dict[int, tuple[bool, ...]] = geo.front_of(alhambra, codes)
-        #: the occupied cells but the fountain's, sorted
-        self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
-        #: the number of passages between tiles
-        self.edges: int = sum(geo.PASS_COUNT[codes[c]] for c in alhambra) // 2
-        self.front_list: list[int] | None = None  # the frontier's cells, sorted (ints sort and free faster than pairs)
-        #: the cut tiles (geometry.cut_cells), kept across the commonest change: a new dead end
-        self.cut: set[int] | None = None
-        #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
-        self.connected = False
-        self.removable: list[int] | None = None
-        self.tiles: list[int] | None = None  # the tiles but the fountain, in cell order
-        #: tile -> the flags of the wall masks that may replace it (read for the tiles listed in ``tiles`` only)
-        self.swap_fit: list[tuple[bool, ...]] = [()] * len(TILE_WALLS)
-        #: the redesign actions, valid while the Alhambra and the reserve stay as they were
-        self.redesign: list[Action] | None = None
-        self.redesign_reserve: list[int] | None = None
-        self.longest_wall: int | None = None
-
-
-class AlhambraState:
-    """Everything about one game. Lists of ids; Alhambras are dicts cell -> tile (geometry.py)."""
-
-    __slots__ = (
-        "n", "rng", "max_turns", "open_money", "all_payments",
-        "bag", "market", "money_market", "deck", "discard",
-        "hands", "alhambras", "reserves", "scores", "dirk", "dirk_score",
-        "phase", "active", "turn", "held", "scoring_done", "pending", "game_end", "ended_by",
-        "awards", "cache", "listed", "listed_seat", "purses", "takes",
-    )
-
-    def seat_cache(self, seat: int) -> SeatCache:
-        c = self.cache[seat]
-        if c is None:
-            c = self.cache[seat] = SeatCache(self.alhambras[seat])
-        return c
-
-    def changed(self, seat: int, c: int, old: int | None, new: int | None) -> None:
-        """Seat's Alhambra changed on cell ``c`` from tile ``old`` to ``new`` (None: empty): update the
-        codes and the frontier, drop the other derived facts."""
-        cache = self.cache[seat]
-        if cache is None:
-            return
-        alhambra = self.alhambras[seat]
-        codes = cache.codes
-        geo.recode(alhambra, codes, cache.front, c, old, new)
-        code = codes[c] & 0xFFF  # the neighbours; the tile's own walls go in bits 12-15
-        cut = cache.cut
-        if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
-            insort(cache.cells, c)
-            steps = geo.CODE_PASS_STEPS[codes[c]]  # its passages (the code holds its walls now)
-            cache.edges += len(steps)
-            if cut is not None and len(steps) == 1:
-                # a new dead end: only the tile it hangs on becomes a cut tile
-                cut.add(c + steps[0])
-            else:
-                cache.cut = None
-        elif new is None:  # a removable tile went: the others stay reachable
-            cache.cells.remove(c)
-            cache.edges -= geo.PASS_COUNT[code | TILE_WALLS[old] << 12]
-            cache.cut = None
-        else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
-            tiles = cache.tiles
-            if tiles is not None and not (TILE_WALLS[old] ^ TILE_WALLS[new]) & code & 15:
-                # the same walls towards every neighbour: the neighbours' codes, the passages, the cut
-                # tiles and which cells are removable stay; only the tile's id changes in the removal facts
-                tiles[tiles.index(old)] = new
-                removable = cache.removable
-                if old in removable:
-                    removable[removable.index(old)] = new
-                swap_fit = cache.swap_fit
-                swap_fit[new] = swap_fit[old]  # SWAP_FITS reads the neighbours' bits only
-                cache.front_list = cache.redesign = cache.longest_wall = None
-                return
-            was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
-            if was != now:
-                cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
-                cache.cut = None
-                cache.connected = False
-        cache.front_list = cache.removable = cache.tiles = cache.redesign = cache.longest_wall = None
-
-    def front(self, seat: int) -> list[tuple[int, int, int]]:
-        """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
-        codes = self.seat_cache(seat).codes
-        return [(e, codes[e] & 15, codes[e] >> 8) for e in self.front_list(seat)]
-
-    def front_list(self, seat: int) -> list[int]:
-        """The cells of a seat's frontier, sorted."""
-        cache = self.seat_cache(seat)
-        if cache.front_list is None:
-            cache.front_list = sorted(cache.front)
-        return cache.front_list
 
 
 def _tiles_out(alhambra: dict[int, int]) -> list[dict[str, int]]:
@@ -189,7 +88,7 @@ class Alhambra(Game):
         s.reserves = [[] for _ in range(n)]
         s.scores = [0] * n
         s.cache = [None] * n
-        s.purses = [None] * n  # per seat: (hand, its _purse, building market, buy actions) of the last legal list
+        s.purses = [None] * n  # per seat: (hand, its purse, building market, buy actions) of the last legal list
         s.takes = None  # (the money market, its take actions) of the last legal list
         # steps 2-4: the bag, the building market (slots 1-4 in order), Dirk's first 6 tiles
         s.bag = list(BUILDING_TILES)
@@ -269,12 +168,12 @@ class Alhambra(Game):
             market = s.money_market
             takes = s.takes
             if takes is None or takes[0] != market:
-                takes = s.takes = (market[:], _take_actions(market) if market else [])
+                takes = s.takes = (market[:], take_actions(market) if market else [])
             hand = s.hands[seat]
             kept = s.purses[seat]
             if kept is None or kept[2] != s.market or kept[0] != hand:
-                purse = kept[1] if kept is not None and kept[0] == hand else _purse(hand)
-                kept = s.purses[seat] = (hand[:], purse, s.market[:], self._buys(s, purse))
+                purse = kept[1] if kept is not None and kept[0] == hand else purse_of(hand)
+                kept = s.purses[seat] = (hand[:], purse, s.market[:], buy_actions(s, purse))
             acts: list[Action] = takes[1] + kept[3]
             reserve = s.reserves[seat]
             if reserve or len(s.alhambras[seat]) > 1:
@@ -300,24 +199,6 @@ class Alhambra(Game):
         # apply() accepts these very objects without checking them again (until the state changes)
         s.listed = acts  # two slots rather than a (seat, list) tuple per list
         s.listed_seat = seat
-        return acts
-
-    @staticmethod
-    def _buys(s: AlhambraState, purse: tuple[int, ...]) -> list[Action]:
-        """The buy part of the action-phase list for a ``_purse`` and the building market."""
-        acts: list[Action] = []
-        every = s.all_payments
-        memos = _BUY_MEMO[every]
-        slot = 0
-        for tile in s.market:  # slots 1-4; a zip of three would cost more than it saves
-            values = purse[slot]
-            slot += 1
-            if tile is not None and values:
-                buys = memos[slot][TILE_PRICE[tile]].get(values)
-                if buys is None:
-                    buys = _buy_actions(slot, values, TILE_PRICE[tile], every)
-                if buys:
-                    acts += buys
         return acts
 
     def _redesign_actions(self, s: AlhambraState, seat: int, cache: SeatCache, reserve: list[int]) -> list[Action]:
@@ -363,13 +244,6 @@ class Alhambra(Game):
         cache.redesign_reserve = reserve[:]
         return acts
 
-    @staticmethod
-    def take_money_actions(money_market: list[int]) -> list[Action]:
-        """§4.2/§9.3: one card, or 2+ cards summing to at most 5; equal cards give one action.
-
-        ``money_market`` is sorted; among equal (currency, value) cards the lowest ids are taken.
-        """
-        return _take_actions(money_market)
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         cells = s.front_list(seat)
@@ -442,7 +316,7 @@ class Alhambra(Game):
             if (type(cards) is not list or len(action) != 2 or not all(type(c) is int and c in market for c in cards)
                     or len(set(cards)) != len(cards)):
                 return False
-            picks = _picks(market)
+            picks = take_picks(market)
             if tuple(market.index(c) for c in cards) in picks:
                 return True  # exactly a listed action
             # else the listed pick of the same (currency, value) classes: the lowest market positions of each
@@ -457,7 +331,7 @@ class Alhambra(Game):
             currency = SLOT_CURRENCY[slot]
             values = sorted((CARD_VALUE[c] for c in s.hands[seat] if CARD_CURRENCY[c] == currency), reverse=True)
             pay = action.get("pay")
-            return type(pay) is list and tuple(pay) in _payment_sets(values, TILE_PRICE[s.market[slot - 1]], s.all_payments)
+            return type(pay) is list and tuple(pay) in payment_sets(values, TILE_PRICE[s.market[slot - 1]], s.all_payments)
         if kind == "pass":
             return not s.money_market and len(action) == 1
         tile = action.get("tile")
@@ -644,7 +518,7 @@ class Alhambra(Game):
     def _score(self, s: AlhambraState, r: int, events: list[Event]) -> None:
         """§5.1 scoring round ``r``: majorities per type (Dirk included), then walls for seats."""
         gained, dirk_gained, walls = score_round(r, [self.type_counts(s.alhambras[i]) for i in range(s.n)],
-                                                 _counts_of(s.dirk) if s.dirk is not None else None,
+                                                 building_counts(s.dirk) if s.dirk is not None else None,
                                                  [self.longest_wall(s, i) for i in range(s.n)])
         for i in range(s.n):
             s.scores[i] += gained[i]
@@ -693,7 +567,7 @@ class Alhambra(Game):
     @staticmethod
     def type_counts(alhambra: dict[int, int]) -> list[int]:
         """Buildings per type id (index 0 unused) in an Alhambra."""
-        return _counts_of(alhambra.values())
+        return building_counts(alhambra.values())
 
     def _removable_tiles(self, s: AlhambraState, seat: int) -> list[int]:
         """The tiles of a seat's Alhambra that may go to its reserve, in cell order."""
@@ -821,7 +695,7 @@ class Alhambra(Game):
         }
         if s.dirk is not None:
             obs["dirk"] = {"tiles": sorted(s.dirk), "score": s.dirk_score,
-                           "type_counts": _counts_of(s.dirk)[1:]}
+                           "type_counts": building_counts(s.dirk)[1:]}
         return obs
 
     def outcome(self, state: AlhambraState) -> Outcome:
@@ -844,43 +718,6 @@ class Alhambra(Game):
             cur = CURRENCY_NAMES[SLOT_CURRENCY[action["slot"]]]
             return f"buy slot {action['slot']} paying {'+'.join(map(str, action['pay']))} {cur}"
         return super().describe_action(action)
-
-
-# ---------------------------------------------------------------------------------- set-up steps
-def deal_start_money(deck: list[int], n: int) -> tuple[list[list[int]], int]:
-    """§3 step 6: from the top of ``deck``, each seat in turn takes cards until its total is >= 20.
-
-    Returns the sorted hands and how many cards were dealt.
-    """
-    hands: list[list[int]] = []
-    pos = 0
-    for _seat in range(n):
-        hand, total = [], 0
-        while total < START_MONEY:
-            card = deck[pos]
-            pos += 1
-            hand.append(card)
-            total += CARD_VALUE[card]
-        hands.append(sorted(hand))
-    return hands, pos
-
-
-def choose_start_player(hands: list[list[int]], rng: random.Random) -> int:
-    """§3 step 7: fewest cards, then the lowest total; still tied: seeded random [HOUSE]."""
-    keys = [(len(h), sum(CARD_VALUE[c] for c in h)) for h in hands]
-    best = min(keys)
-    tied = [seat for seat, key in enumerate(keys) if key == best]
-    return tied[0] if len(tied) == 1 else rng.choice(tied)
-
-
-def insert_scoring_cards(rest: list[int], rng: random.Random) -> list[int]:
-    """§3 step 9: A at a uniform gap of pile 2, B at a uniform gap of pile 4 (piles floor(k*N/5))."""
-    size = len(rest)
-    bounds = [k * size // PILES for k in range(PILES + 1)]
-    gap_a = rng.randint(0, bounds[2] - bounds[1])
-    gap_b = rng.randint(0, bounds[4] - bounds[3])
-    a, b = bounds[1] + gap_a, bounds[3] + gap_b
-    return rest[:a] + [SCORING_A] + rest[a:b] + [SCORING_B] + rest[b:]
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -912,233 +749,6 @@ _REDESIGN_PLACE: tuple[_CellActions, ...] = tuple(
     _CellActions({"type": "redesign_place", "tile": t}) for t in range(55))
 _PLACE: tuple[_CellActions, ...] = tuple(
     _CellActions({"type": "place", "tile": t, "to": "alhambra"}) for t in range(55))
-
-_TAKE_MEMO: dict[int, list[tuple[int, ...]]] = {}
-_CAPPED_VALUE: tuple[int, ...] = tuple(min(CARD_VALUE[c], TAKE_MONEY_LIMIT) for c in range(108))
-_TAKE_KEY_BITS: tuple[int, ...] = tuple(v << 1 for v in _CAPPED_VALUE)  # a card's bits in a _picks key
-_CARD_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # (currency, value): equal cards share it
-_TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
-_TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
-# the _picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
-_TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
-_PAY_MEMO: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}  # tuples: the collector stops tracking them
-# [every][slot][price]: values (a _purse int) -> buy actions (nested by the small parts: no key tuple to build)
-_BUY_MEMO: tuple[tuple[tuple[dict[int, list[Action]], ...], ...], ...] = tuple(
-    tuple(tuple({} for _price in range(max(TILE_PRICE) + 1)) for _slot in range(5)) for _every in (False, True))
-_BUY_MEMO_SIZE = [0]  # the entries in all of _BUY_MEMO
-# (slot, payment) -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
-_BUY_ONE: dict[tuple[int, tuple[int, ...]], Action] = {}
-
-
-def _take_actions(money_market: list[int]) -> list[Action]:
-    """``take_money_actions`` (a new list of the shared action dicts)."""
-    key = 0  # the _picks key (plain loops: map objects cost more on 4 cards)
-    prev = -1
-    bits = _TAKE_KEY_BITS
-    classes = _CARD_CLASS
-    for c in money_market:
-        k = classes[c]
-        key = key * 16 + bits[c]  # key << 4 | capped value << 1, by the operators Python 3.11 specializes
-        if k == prev:
-            key += 1
-        prev = k
-    recipe = _TAKE_RECIPES.get(key)
-    if recipe is None:
-        picks = _picks(money_market)
-        singles = tuple(p[0] for p in picks if len(p) == 1)
-        recipe = (None if len(singles) == len(money_market) else singles, tuple(p for p in picks if len(p) > 1))
-        _TAKE_RECIPES[key] = recipe  # 4 bits a card of a 4-card market: bounded, no cap needed
-    singles, several = recipe
-    if singles is None:  # no two equal cards: each card alone, in market order
-        takes = []
-        for c in money_market:
-            takes.append(_TAKE_ONE[c])
-    else:
-        takes = [_TAKE_ONE[money_market[i]] for i in singles]
-    for pick in several:
-        cards = tuple([money_market[i] for i in pick])
-        act = _TAKE_SOME.get(cards)
-        if act is None:
-            act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
-        takes.append(act)
-    return takes
-
-
-def _buy_actions(slot: int, values: int, price: int, every: bool) -> list[Action]:
-    """The buy actions of a tile costing ``price`` on ``slot`` for the values of its currency in hand
-    (``_purse``'s digits), memoized under ``(every, slot, price, values)``."""
-    desc = []  # the values, descending: the last digits first
-    rest = values
-    while rest:
-        desc.append(rest % 10)
-        rest //= 10
-    desc.sort(reverse=True)  # a hand that is not sorted (tests build such hands) gives digits in any order
-    acts = []
-    if sum(desc) >= price:
-        for pay in _payment_sets(desc, price, every):
-            act = _BUY_ONE.get((slot, pay))
-            if act is None:
-                act = _BUY_ONE[(slot, pay)] = {"type": "buy", "slot": slot, "pay": list(pay)}
-            acts.append(act)
-    if _BUY_MEMO_SIZE[0] > 200_000:
-        for by_slot in _BUY_MEMO:
-            for by_price in by_slot:
-                for memo in by_price:
-                    memo.clear()
-        _BUY_MEMO_SIZE[0] = 0
-    _BUY_MEMO[every][slot][price][values] = acts
-    _BUY_MEMO_SIZE[0] += 1
-    return acts
-
-
-def _purse(hand: list[int]) -> tuple[int, ...]:
-    """The card values of a hand in the currency of each market slot, as the decimal digits of one int
-    each (0: none): ints, unlike tuples, cost nothing to build and hash."""
-    by_currency = [0, 0, 0, 0]
-    value = CARD_VALUE
-    currency = CARD_CURRENCY  # a subscript: Python 3.11 does not specialize //
-    for c in hand:
-        k = currency[c]
-        by_currency[k] = by_currency[k] * 10 + value[c]
-    a, b, c, d = _SLOT_CURRENCIES
-    return by_currency[a], by_currency[b], by_currency[c], by_currency[d]
-
-
-_SLOT_CURRENCIES = tuple(SLOT_CURRENCY[slot] for slot in MARKET_SLOTS)  # the currency of each slot, in order
-
-
-def _picks(money_market: list[int]) -> list[tuple[int, ...]]:
-    """Memoized ``_take_picks`` for a sorted money market.
-
-    The picks depend only on the values (5 and up never join another card) and on which neighbours
-    are equal cards, so that is the memo's key: a few hundred keys instead of every market.
-    """
-    key = 0  # as in _take_actions
-    prev = -1
-    bits = _TAKE_KEY_BITS
-    classes = _CARD_CLASS
-    for c in money_market:
-        k = classes[c]
-        key = key * 16 + bits[c]
-        if k == prev:
-            key += 1
-        prev = k
-    picks = _TAKE_MEMO.get(key)
-    if picks is None:
-        picks = _take_picks(tuple([c // 3 for c in money_market]))
-        if len(_TAKE_MEMO) > 200_000:
-            _TAKE_MEMO.clear()
-        _TAKE_MEMO[key] = picks
-    return picks
-
-
-def _take_picks(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Market positions of every distinct take (see ``take_money_actions``) for sorted card classes.
-
-    Equal classes sit side by side; of the picks naming the same classes the listed one takes the
-    first positions of each run (the smallest tuple), and the list runs singles, then by (size, pick).
-    """
-    values = [k % 9 + 1 for k in classes]
-    out = [(i,) for i in range(len(classes)) if i == 0 or classes[i] != classes[i - 1]]
-    for pick in _subsets(len(classes)):
-        if sum(values[i] for i in pick) <= TAKE_MONEY_LIMIT and all(
-                i == 0 or classes[i] != classes[i - 1] or i - 1 in pick for i in pick):
-            out.append(pick)
-    return out
-
-
-_SUBSETS: dict[int, list[tuple[int, ...]]] = {}
-
-
-def _subsets(m: int) -> list[tuple[int, ...]]:
-    """The subsets of range(m) with 2+ elements, as ascending tuples ordered by (size, tuple)."""
-    found = _SUBSETS.get(m)
-    if found is None:
-        found = _SUBSETS[m] = sorted((tuple(j for j in range(m) if mask >> j & 1) for mask in range(1 << m)
-                                      if mask & (mask - 1)), key=lambda p: (len(p), p))
-    return found
-
-
-def payments(values: list[int], price: int, every: bool = False) -> list[list[int]]:
-    """Multisets of ``values`` (sorted descending) worth at least ``price``, each sorted descending.
-
-    Minimal ones only (§4.3: ``sum - min < price``) unless ``every``; deterministic order.
-    """
-    return [list(p) for p in _payment_sets(values, price, every)]
-
-
-def _payment_sets(values: list[int], price: int, every: bool = False) -> tuple[tuple[int, ...], ...]:
-    """``payments`` as memoized tuples."""
-    key = (tuple(values), price, every)
-    found = _PAY_MEMO.get(key)
-    if found is None:
-        found = tuple(_payments(values, price, every))
-        if len(_PAY_MEMO) > 200_000:
-            _PAY_MEMO.clear()
-        _PAY_MEMO[key] = found
-    return found
-
-
-def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
-    distinct = sorted(set(values), reverse=True)
-    have = [values.count(v) for v in distinct]
-    out: list[tuple[int, ...]] = []
-    _walk(distinct, have, price, every, 0, 0, [], out)
-    return out
-
-
-def _walk(distinct: list[int], have: list[int], price: int, every: bool, start: int, total: int,
-          chosen: list[int], out: list[tuple[int, ...]]) -> None:
-    """The depth-first search of ``_payments`` (a module function: a nested one would make a reference
-    cycle per call, left for the garbage collector)."""
-    for k in range(start, len(distinct)):
-        v = distinct[k]
-        if chosen.count(v) >= have[k]:
-            continue
-        chosen.append(v)
-        if total + v >= price:
-            out.append(tuple(chosen))
-            if every:
-                _walk(distinct, have, price, every, k, total + v, chosen, out)
-        else:
-            _walk(distinct, have, price, every, k, total + v, chosen, out)
-        chosen.pop()
-
-
-def score_round(r: int, seat_counts: list[list[int]], dirk_counts: list[int] | None,
-                walls: list[int]) -> tuple[list[int], int, list[int]]:
-    """Points of scoring round ``r`` (§5.1): (per seat, Dirk, wall points per seat).
-
-    Tied scorers add the values of the places they occupy, split equally, rounded down; scorers with
-    no building of a type take no place.
-    """
-    n = len(seat_counts)
-    scorers = list(seat_counts) + ([dirk_counts] if dirk_counts is not None else [])
-    gained = [0] * len(scorers)
-    for t in BUILDING_TYPES:
-        table = POINTS[t][r - 1]
-        counts = sorted({c[t] for c in scorers if c[t] > 0}, reverse=True)
-        place = 0
-        for count in counts:
-            group = [i for i, c in enumerate(scorers) if c[t] == count]
-            pot = sum(table[place + k] for k in range(len(group)) if place + k < len(table))
-            for i in group:
-                gained[i] += pot // len(group)
-            place += len(group)
-            if place >= len(table):
-                break
-    for i in range(n):
-        gained[i] += walls[i]
-    return gained[:n], (gained[n] if dirk_counts is not None else 0), list(walls)
-
-
-def _counts_of(tiles) -> list[int]:
-    counts = [0] * 7
-    for t in tiles:
-        counts[TILE_TYPE[t]] += 1
-    counts[0] = 0
-    return counts
-
 
 _TILE_KIND: tuple[int, ...] = tuple(16 * TILE_TYPE[t] + TILE_WALLS[t] for t in range(55))  # (type, walls) as one int
 

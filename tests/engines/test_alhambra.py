@@ -11,10 +11,9 @@ from engines.alhambra import geometry as geo
 from engines.alhambra.data import (
     CARD_CURRENCY, CARD_VALUE, SCORING_A, SCORING_B, TILE_PRICE, TILE_TYPE, TILE_WALLS, card_id, money_deck,
 )
-from engines.alhambra.rules import (
-    ACTION, FINAL_PLACEMENT, OVER, PLACEMENT, choose_start_player, deal_start_money, insert_scoring_cards,
-    score_round,
-)
+from engines.alhambra.scoring import score_round
+from engines.alhambra.preparation import choose_start_player, deal_start_money, insert_scoring_cards
+from engines.alhambra.state import ACTION, FINAL_PLACEMENT, OVER, PLACEMENT
 from engines.core import IllegalAction
 
 Y, G, B, O = 0, 1, 2, 3

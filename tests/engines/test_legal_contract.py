@@ -15,7 +15,7 @@ import pytest
 
 from engines.alhambra import GAME as ALHAMBRA
 from engines.alhambra.data import card_id
-from engines.alhambra.rules import ACTION
+from engines.alhambra.state import ACTION
 from engines.games import get_game
 from engines.port_royal import GAME as PORT_ROYAL
 from engines.port_royal import data as PR
