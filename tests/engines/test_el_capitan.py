@@ -8,10 +8,10 @@ import pytest
 
 from engines.core import IllegalAction
 from engines.el_capitan import data
-from engines.el_capitan.rules import (
-    BANK, CARD_INDEX, CITY_INDEX, GAME, OFFBOARD, POST, PRE, SETTLE, CHOOSE, OVER, LOAN_INDEX,
-    city_value, colour_supply_ok, fortress_price, payday_income,
-)
+from engines.el_capitan.board import city_value, colour_supply_ok, fortress_price, payday_income
+from engines.el_capitan.rules import GAME
+from engines.el_capitan.state import BANK, OFFBOARD, POST, PRE, SETTLE, CHOOSE, OVER
+from engines.el_capitan.tables import CARD_INDEX, CITY_INDEX, LOAN_INDEX
 
 RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
 
