@@ -86,7 +86,7 @@ def rate_match(match, ruleset: str) -> bool:
     if connection.vendor == "postgresql":
         return _rate_match_in_two(match, ruleset)
     # Marking it rated is the exactly-once check itself: only one transaction changes the row. The match row
-    # first, then the game's lock, as the match pipeline (tournaments.services) takes them.
+    # first, then the game's lock, as the match pipeline (tournaments.pipeline) takes them.
     marked, = run_statements([(f"UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s",
                                [True, ruleset, match.pk, False])])
     if not marked.rowcount:

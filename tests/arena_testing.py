@@ -103,6 +103,7 @@ def faulty_bot_tournament(owner, builtins: dict, *, seed: int, games: int):
     ``games`` matches against the built-in heuristic and random bots, played in-process.
     Returns (version, tournament)."""
     from bots import services as bot_services
+    from tournaments import pipeline
     from tournaments import services as tournament_services
     from tournaments.validation import validate_version
 
@@ -114,5 +115,5 @@ def faulty_bot_tournament(owner, builtins: dict, *, seed: int, games: int):
         name="fault cup", game="port_royal", seats=3, seed=seed, games_per_pairing=games, rated=True,
         bot_versions=[version, builtins["heuristic"], builtins["random"]])
     for match in tournament.matches.all():
-        assert tournament_services.run_match(match.pk) == "finished"
+        assert pipeline.run_match(match.pk) == "finished"
     return version, tournament

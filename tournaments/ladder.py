@@ -53,9 +53,6 @@ DEFAULT_WEIGHTS: dict[str, dict[int, float]] = {
 }
 
 
-def _arena(key: str) -> Any:
-    return settings.ARENA[key]
-
 
 # --- the tables of a game -------------------------------------------------------------------------
 @cache
@@ -80,7 +77,7 @@ def table_rules(game: str) -> dict[int, tuple[str, dict]]:
 def ladder_weights(game: str) -> dict[int, float]:
     """Table size -> weight of the game's ladder: the configured or default weights, rated sizes only."""
     rated = table_rules(game)
-    configured = (_arena("LADDER_WEIGHTS") or {}).get(game) or DEFAULT_WEIGHTS.get(game)
+    configured = (settings.ARENA["LADDER_WEIGHTS"] or {}).get(game) or DEFAULT_WEIGHTS.get(game)
     if not configured:
         return {size: 1.0 for size in rated}
     return {int(size): float(w) for size, w in configured.items() if int(size) in rated and float(w) > 0}
@@ -191,7 +188,7 @@ def _top_up_fixed(tournament: Tournament, open_matches: int) -> list[int]:
     ``max_matches`` in all (0: until stopped)."""
     played = tournament.matches.count()
     budget = tournament.max_matches - played if tournament.max_matches else None
-    want = _arena("LADDER_PARALLEL") - open_matches
+    want = settings.ARENA["LADDER_PARALLEL"] - open_matches
     if budget is not None:
         want = min(want, budget)
         if budget <= 0 and open_matches == 0:
@@ -214,7 +211,7 @@ def _top_up_fixed(tournament: Tournament, open_matches: int) -> list[int]:
     weights = {tournament.seats_per_match: 1.0}
     tables = matchmaker.plan_tables(
         free, weights, {}, want, patience=matchmaker.patience(len(entries), weights),
-        window=_arena("LADDER_MU_WINDOW"), rng=random.Random(tournament.seed * 7919 + total), distinct_authors=False)
+        window=settings.ARENA["LADDER_MU_WINDOW"], rng=random.Random(tournament.seed * 7919 + total), distinct_authors=False)
     # Rotate the seat order by the number of matches so far: no bot keeps the first seat.
     seatings = []
     for i, table in enumerate(tables):
@@ -244,7 +241,7 @@ def _sync_field(tournament: Tournament) -> list[BotVersion]:
 
 def _rate_budget(tournament: Tournament, open_matches: int) -> int:
     recent = tournament.matches.filter(created_at__gte=timezone.now() - timedelta(seconds=60)).count()
-    return min(_arena("LADDER_MAX_CONCURRENT") - open_matches, _arena("LADDER_MATCHES_PER_MINUTE") - recent)
+    return min(settings.ARENA["LADDER_MAX_CONCURRENT"] - open_matches, settings.ARENA["LADDER_MATCHES_PER_MINUTE"] - recent)
 
 
 def _ladder_state(tournament: Tournament, versions: list[BotVersion]) -> dict:
@@ -291,7 +288,7 @@ def _top_up_platform(tournament: Tournament, open_matches: int) -> list[int]:
             for v in versions if v.pk not in busy]
     rng = random.Random(tournament.seed * 7919 + state["total"])
     tables = matchmaker.plan_tables(free, state["weights"], _played_by_size(tournament), want,
-                                    patience=state["patience"], window=_arena("LADDER_MU_WINDOW"), rng=rng,
+                                    patience=state["patience"], window=settings.ARENA["LADDER_MU_WINDOW"], rng=rng,
                                     distinct_authors=True, ratings=rated)
     seatings = []
     for table in tables:
@@ -331,7 +328,7 @@ def ladder_queue(bot: Bot) -> dict | None:
     mean = matchmaker.mean_table(state["weights"]) or 2.0
     every = max(1.0, len(versions) / mean)
     waited = state["waits"].get(version.pk, 0)
-    per_minute = _recent_pace(tournament) or float(_arena("LADDER_MATCHES_PER_MINUTE"))
+    per_minute = _recent_pace(tournament) or float(settings.ARENA["LADDER_MATCHES_PER_MINUTE"])
     expected = max(1, round(every - waited)) if waited < state["bound"] else 1
     info.update(waited=waited, every=round(every, 1), bound=state["bound"], expected=expected,
                 per_minute=round(per_minute, 1), minutes=round(expected / per_minute, 1) if per_minute else None,
@@ -360,8 +357,8 @@ def ladder_summary(lad: Ladder) -> dict:
             "tables": [{"players": size, "ruleset": rules[size][0], "weight": weight,
                         "reachable": size in state["weights"]} for size, weight in ladder_weights(lad.game).items()],
             "matches": tournament.matches.count(), "patience": state["patience"], "bound": state["bound"],
-            "matches_per_minute": _arena("LADDER_MATCHES_PER_MINUTE"),
-            "max_concurrent": _arena("LADDER_MAX_CONCURRENT"), "recent_pace": round(_recent_pace(tournament), 2)}
+            "matches_per_minute": settings.ARENA["LADDER_MATCHES_PER_MINUTE"],
+            "max_concurrent": settings.ARENA["LADDER_MAX_CONCURRENT"], "recent_pace": round(_recent_pace(tournament), 2)}
 
 
 services.TOP_UPS[Tournament.Format.LADDER] = top_up  # the match pipeline tops the ladder up through this

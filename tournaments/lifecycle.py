@@ -10,7 +10,7 @@ from django.db import close_old_connections
 
 from tournaments.health import WorkerHeartbeat
 from tournaments.leases import close_connection, request_stop
-from tournaments.services import reconcile_matches
+from tournaments.pipeline import reconcile_matches
 
 log = logging.getLogger(__name__)
 

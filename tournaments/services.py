@@ -1,45 +1,27 @@
-"""Writes on tournaments and matches: creating, enqueuing, running (claim, play, store, rate)."""
+"""Writes on tournaments and matches: creating, enqueuing, advancing and stopping tournaments (the lifecycle).
+
+Running a match (claim, play, store, rate) is tournaments.pipeline, which builds on this module."""
 from __future__ import annotations
 
-import logging
 import math
-import socket
-import traceback
-import uuid
-from datetime import timedelta
-from functools import cache
 from typing import Any, Callable, Sequence
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import connection, transaction
-from django.db.models import Q
-from django.db.models.functions import Now
+from django.db import transaction
 from django.utils import timezone
 
-from arena.bulk import Statement, run_statements, table, update_rows, writers_in_turn
-from bots.models import Bot as BotRow, BotVersion
-from engines.bots import Bot
-from engines.players import make_bot
+from arena.bulk import run_statements, table
+from bots.models import BotVersion
 from engines.core import BadOptions
 from engines.games import available_games, get_game
-from engines.logcodec import encode_checked, encode_log
-from engines.match import MatchLimits, play_match
 from ratings.selectors import ratings_of
-from ratings.services import apply_rating, rating_turn, read_ratings, take_rating_turn
-from tournaments import doorbell, formats, leases
-from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
+from tournaments import doorbell, formats
+from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
-
-log = logging.getLogger(__name__)
-
 
 class TournamentError(ValueError):
     """A tournament that cannot be created as asked (the message says why)."""
 
-
-def _arena(key: str) -> Any:
-    return settings.ARENA[key]
 
 
 FORMATS = [f.value for f in Tournament.Format]
@@ -137,7 +119,7 @@ def _check_challenge(organiser, version: BotVersion) -> None:
 
 def _check_caps(organiser, format: str, planned: int) -> None:
     """Bound the work one player can queue: per tournament, and over all their running tournaments."""
-    cap = _arena("MAX_MATCHES_PER_TOURNAMENT")
+    cap = settings.ARENA["MAX_MATCHES_PER_TOURNAMENT"]
     if format == Tournament.Format.LADDER and not planned:
         raise TournamentError(f"a ladder needs max_matches (at most {cap:,})")
     if planned > cap:
@@ -145,7 +127,7 @@ def _check_caps(organiser, format: str, planned: int) -> None:
     # One tournament creation at a time per player, so two requests cannot both fit under the cap.
     type(organiser).objects.select_for_update().filter(pk=organiser.pk).first()
     waiting = matches_to_play(organiser)
-    limit = _arena("MAX_QUEUED_MATCHES_PER_USER")
+    limit = settings.ARENA["MAX_QUEUED_MATCHES_PER_USER"]
     if waiting + planned > limit:
         raise TournamentError(f"your running tournaments still have {waiting:,} matches to play and this one would "
                               f"add {planned:,}; the limit is {limit:,}: wait for them, or stop one")
@@ -350,237 +332,3 @@ def create_match(*, game: str, bot_versions: Sequence[BotVersion], seed: int, op
 def enqueue_matches(match_ids: Sequence[int]) -> None:
     """Ring the doorbell for each match (the database row is the truth; duplicates are harmless)."""
     doorbell.ring_matches(match_ids)
-
-
-def _claim_statement(match_id: int, worker: str) -> tuple[str, Statement]:
-    """A fresh lease token and the conditional update that takes a queued match (or one whose lease expired)
-    with it."""
-    token = str(uuid.uuid4())
-    now_sql, now_params, until_sql, until_params = leases.lease_sql()
-    running = Match.Status.RUNNING
-    return token, (
-        f"UPDATE {table(Match)} SET status = %s, lease_token = %s, lease_until = {until_sql}, "
-        f"attempts = attempts + 1, started_at = %s, worker = %s "
-        f"WHERE id = %s AND (status = %s OR (status = %s AND lease_until < {now_sql}))",
-        [running, token, *until_params, _datetime(timezone.now()), worker[:200], match_id, Match.Status.QUEUED,
-         running, *now_params])
-
-
-def _datetime(value):
-    return Match._meta.get_field("finished_at").get_db_prep_value(value, connection)
-
-
-def claim_match(match_id: int, worker: str = "") -> str | None:
-    """Take a queued match (or one whose lease expired) for this worker; the lease token, or None.
-
-    The lease is short (MATCH_LEASE_SECONDS); run_match renews it while the match plays."""
-    token, claim = _claim_statement(match_id, worker)
-    return token if run_statements([claim], flush=False)[0].rowcount else None
-
-
-def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchSeat]] | None:
-    """Claim a match and read it with its tournament and its seats' versions, in one round trip
-    (PostgreSQL); None if it was not ours to claim."""
-    token, claim = _claim_statement(match_id, worker)
-    with writers_in_turn():
-        claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
-    if not claimed.rowcount:
-        return None
-    (game, seed, options, purpose, tournament_id, rated, fmt, *_), = loaded.rows[:1]
-    match = Match(id=match_id, game=game, seed=seed, purpose=purpose, tournament_id=tournament_id,
-                  options=Match._meta.get_field("options").from_db_value(options, None, connection),
-                  status=Match.Status.RUNNING, lease_token=token)
-    if tournament_id is not None:  # what the pipeline reads of it: rated, and how it advances
-        match.tournament = Tournament(id=tournament_id, game=game, rated=rated, format=fmt)
-    seats = [MatchSeat(id=pk, match=match, seat=seat, bot_version=BotVersion(
-                 id=version, kind=kind, builtin_name=builtin, package=package, number=number,
-                 bot=BotRow(name=name, owner=get_user_model()(username=owner))))
-             for *_, pk, seat, version, kind, builtin, package, number, name, owner in loaded.rows if pk is not None]
-    return token, match, seats
-
-
-@cache
-def _load_sql(vendor: str) -> str:
-    """The match, its tournament and its seats' versions, bots and owners (what the worker needs to play it)."""
-    return (
-        "SELECT m.game, m.seed, m.options, m.purpose, m.tournament_id, t.rated, t.format, s.id, s.seat, v.id, "
-        f"v.kind, v.builtin_name, v.package, v.number, b.name, u.username FROM {table(Match)} m "
-        f"LEFT JOIN {table(Tournament)} t ON t.id = m.tournament_id LEFT JOIN {table(MatchSeat)} s ON s.match_id = m.id "
-        f"LEFT JOIN {table(BotVersion)} v ON v.id = s.bot_version_id LEFT JOIN {table(BotRow)} b ON b.id = v.bot_id "
-        f"LEFT JOIN {table(get_user_model())} u ON u.id = b.owner_id WHERE m.id = %s ORDER BY s.seat")
-
-
-def build_bot(version: BotVersion, game: str, seed: int) -> Bot:
-    """The runnable bot of a version: built-ins in-process, uploads in the sandbox."""
-    if version.kind == BotVersion.Kind.BUILTIN:
-        return make_bot(version.builtin_name, game, seed=seed)
-    return make_bot(version.package.path, game, seed=seed, trusted=_arena("TRUSTED_BOTS"),
-                    move_ms=_arena("MOVE_MS"))
-
-
-def run_match(match_id: int, worker: str | None = None) -> str:
-    """Claim, play, store and rate one match. Safe to call any number of times for the same id:
-    only the claim holder stores a result, and a match is rated once. Returns what happened."""
-    worker = worker or socket.gethostname()
-    claimed = _claim_and_load(match_id, worker)
-    if claimed is None:
-        return "not claimed"
-    token, match, seats = claimed
-    with leases.LeaseKeeper(match_id, token) as keeper:
-        bots: list[Bot] = []
-        try:
-            for s in seats:
-                bots.append(build_bot(s.bot_version, match.game, seed=match.seed * 10 + s.seat))
-            limits = MatchLimits(max_faults=_arena("MAX_FAULTS"), match_ms=_arena("MATCH_MS"))
-            result = play_match(match.game, bots, match.seed, match.options,
-                                seat_names=[s.bot_version.label for s in seats], limits=limits,
-                                on_decision=keeper.check)
-        except leases.LeaseLost:  # taken over or handed back: the match is another worker's now
-            for bot in bots:
-                bot.close()
-            return "handed back" if keeper.handed_back else "lease lost"
-        except Exception:  # an engine or set-up error: keep the match, with its error, for a human
-            for bot in bots:
-                bot.close()
-            error = traceback.format_exc()
-            log.exception("match %s failed", match_id)
-            Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
-                status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-            advance_after_match(match)
-            return "failed"
-        log_data = result.to_dict()
-        blob = encode_log(result)  # outside the transaction: the game lock is held only to write
-        # A database away for a while (restart, failover, link cut) delays the store; it never fails
-        # the match. The heartbeat keeps the lease meanwhile.
-        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, log_data, seats, blob), "lease lost")
-        if stored == "lease lost":
-            log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
-    if stored == "finished":
-        try:
-            advance_after_match(match)
-        except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
-            log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
-    return stored
-
-
-def rated_ruleset(match: Match, seats: int | None = None) -> str | None:
-    """The ruleset whose public ratings a match moves, or None: only the matches of a rated tournament,
-    played under one of the game's rated rulesets, are rated (friendly and validation matches never).
-    ``seats``: the match's number of seats, when the caller has read them."""
-    if match.purpose != Match.Purpose.TOURNAMENT or match.tournament_id is None or not match.tournament.rated:
-        return None
-    return get_game(match.game).rated_preset(match.seats.count() if seats is None else seats, match.options)
-
-
-def store_result(match: Match, token: str, log_data: dict) -> str:
-    """Store a played match and, if it is rated, rate it, in one transaction, if this worker still holds
-    the lease."""
-    stored = _store(match, token, log_data)
-    if stored == "finished":
-        advance_after_match(match)
-    return stored
-
-
-def save_match_log(match_id: int, log_data: dict) -> None:
-    """Store (or replace) a match's log in its compact form; the match pipeline stores logs itself
-    (``run_match``): this is for logs from elsewhere (imports, fixtures)."""
-    MatchLog.objects.update_or_create(match_id=match_id, defaults={"data": encode_checked(log_data)})
-
-
-def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
-           blob: bytes | None = None) -> str:
-    """One transaction, a fixed number of statements in two round trips (PostgreSQL; tests/platform/
-    test_pipeline.py counts them): the transaction's begin, the conditional store (which also marks the match
-    rated: exactly once), the log, the seats in one update, then (rated only) the game's lock and rating turn
-    and the ratings' read; then the rating writes (apply_rating) with the commit (unrated: the commit goes
-    with the first).
-
-    The store swaps the lease token for a token of this attempt, and every later write is conditional on
-    it: so they are written only if the store was (a retry after a lost reply finds nothing to do). The
-    game's lock is taken last and held to the commit, so it covers the rating writes only, and the order
-    in which matches take it is the order in which they commit (finish) and are rated."""
-    if seats is None:
-        seats = list(match.seats.order_by("seat"))
-    ruleset = rated_ruleset(match, len(seats))
-    outcome = log_data["outcome"]
-    forfeits = {int(k) for k in log_data.get("forfeits", {})}
-    stderr = log_data.get("stderr", {})
-    values, fault_logs = {}, {}
-    for seat in seats:
-        faults = [f for f in log_data["faults"] if f["seat"] == seat.seat]
-        values[seat.seat] = {
-            "rank": outcome["ranks"][seat.seat], "score": outcome["scores"][seat.seat], "faults": len(faults),
-            "forfeited": seat.seat in forfeits,
-            "stderr_tail": (stderr.get(str(seat.seat))
-                            or next((f["stderr_tail"] for f in reversed(faults) if f.get("stderr_tail")), ""))}
-        if faults:  # rare: a bot that faulted
-            fault_logs[seat.pk] = [{k: f[k] for k in ("move", "kind", "detail")} for f in faults]
-    if blob is None:
-        blob = encode_checked(log_data)
-    stored_by_us = str(uuid.uuid4())
-    ours = (f"EXISTS (SELECT 1 FROM {table(Match)} WHERE id = %s AND lease_token = %s)", [match.pk, stored_by_us])
-    fault_log = MatchSeat._meta.get_field("fault_log")
-    statements = [
-        (f"UPDATE {table(Match)} SET status = %s, lease_token = %s, num_moves = %s, finished_at = %s, error = '', "
-         f"rated = %s, ruleset = %s WHERE id = %s AND status = %s AND lease_token = %s",
-         [Match.Status.FINISHED, stored_by_us, len(log_data["moves"]), _datetime(timezone.now()), bool(ruleset),
-          ruleset or "", match.pk, Match.Status.RUNNING, token]),
-        (f"INSERT INTO {table(MatchLog)} (match_id, data) SELECT %s, %s WHERE {ours[0]}",
-         [match.pk, MatchLog._meta.get_field("data").get_db_prep_value(blob, connection), *ours[1]]),
-        update_rows(MatchSeat, "seat", values, where={"match": match.pk}, condition=ours),
-        *[(f"UPDATE {table(MatchSeat)} SET fault_log = %s WHERE id = %s AND {ours[0]}",
-           [fault_log.get_db_prep_save(log, connection), pk, *ours[1]]) for pk, log in fault_logs.items()],
-    ]
-    rating = [(s.bot_version_id, values[s.seat]["rank"]) for s in seats]
-    turn_at = len(statements)
-    if ruleset:
-        statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
-    with writers_in_turn(), transaction.atomic():
-        # Unrated, these statements are the whole transaction: its commit goes with them (PostgreSQL).
-        results = run_statements(statements, flush=False, commit=not ruleset)
-        if not results[0].rowcount:
-            return "lease lost"  # another worker took the match over; its result counts (nothing was written)
-        if ruleset:  # the rating writes end the transaction, its commit sent with them
-            turn, number, *read = results[turn_at:]
-            if turn.rowcount:
-                apply_rating(number.rows[0][0], match.pk, match.game, ruleset, rating, read=read, commit=True)
-            else:  # the game's first rated match: no lock row yet, so nothing was locked when the ratings were read
-                apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, rating, commit=True)
-    return "finished"
-
-
-def reconcile_matches() -> list[int]:
-    """Find matches that would otherwise be lost and enqueue them again; returns their ids.
-
-    - running, but the lease expired (not renewed for MATCH_LEASE_SECONDS): the worker died mid-match;
-    - queued, rung more than RERING_AFTER_SECONDS ago (or never) and not waiting in the broker's queue:
-      the message was lost (an empty broker restart, a worker killed between receiving and claiming,
-      a message left unacknowledged by a killed worker). A match still waiting in the queue is left
-      alone, so a long backlog gets no duplicates. Brokers whose queue cannot be read fall back to
-      REQUEUE_AFTER_SECONDS.
-    Times are the database's clock.
-    """
-    try:
-        waiting = doorbell.waiting_match_ids()  # read before the database: a match rung meanwhile is not "lost"
-    except Exception as exc:  # the broker is away: expired leases are still freed
-        log.warning("reconciler cannot read the broker's queue: %s", exc)
-        waiting = None
-    expired = list(Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=Now()).values_list("pk", flat=True))
-    if expired:
-        Match.objects.filter(pk__in=expired, status=Match.Status.RUNNING, lease_until__lt=Now()).update(
-            status=Match.Status.QUEUED, lease_token="")
-    after = _arena("RERING_AFTER_SECONDS") if waiting is not None else _arena("REQUEUE_AFTER_SECONDS")
-    lost = set(Match.objects.filter(status=Match.Status.QUEUED, purpose=Match.Purpose.TOURNAMENT)
-               .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=Now() - timedelta(seconds=after)))
-               .values_list("pk", flat=True))
-    lost -= waiting or set()
-    ids = sorted(set(expired) | lost)
-    if ids:
-        log.warning("reconciler re-enqueues matches %s", ids)
-        enqueue_matches(ids)
-    # A worker that died between storing a match and advancing its tournament left it idle.
-    idle = Tournament.objects.filter(status=Tournament.Status.RUNNING).exclude(
-        matches__status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
-    for tournament_id in idle.values_list("pk", flat=True):
-        advance_tournament(tournament_id)
-    return ids

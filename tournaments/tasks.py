@@ -1,7 +1,7 @@
 """Celery tasks: small, idempotent, taking ids only."""
 from celery import shared_task
 
-from tournaments import leases, services, validation
+from tournaments import leases, pipeline, services, validation
 from tournaments.models import Match
 
 
@@ -12,7 +12,7 @@ def run_match_task(match_id: int) -> str:
         if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).exists():
             services.enqueue_matches([match_id])
         return "worker stopping"
-    return services.run_match(match_id, worker=run_match_task.request.hostname or "")
+    return pipeline.run_match(match_id, worker=run_match_task.request.hostname or "")
 
 
 @shared_task(name="tournaments.tasks.validate_version", acks_late=True, reject_on_worker_lost=True)

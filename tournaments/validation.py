@@ -30,7 +30,8 @@ from engines.versus import paired_difference, score_series
 from tournaments import formats
 from tournaments.doorbell import ring_validation
 from tournaments.models import Match
-from tournaments.services import checked_options, create_match, run_match, smallest_table
+from tournaments.pipeline import run_match
+from tournaments.services import checked_options, create_match, smallest_table
 
 GATE_SEED_OFFSET = 500  # gate seeds: version id * 1000 + 500 + series (validation matches use + 0, 1, ...)
 

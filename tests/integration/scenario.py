@@ -26,7 +26,7 @@ from django.utils import timezone  # noqa: E402
 from arena.celery import app  # noqa: E402
 from bots.services import register_builtin_bots  # noqa: E402
 from ratings.models import Rating, RatingChange  # noqa: E402
-from tournaments import services  # noqa: E402
+from tournaments import pipeline, services  # noqa: E402
 from tournaments.models import Match  # noqa: E402
 from tournaments.workers import start_workers, stop_workers  # noqa: E402
 
@@ -46,12 +46,12 @@ def main(workers: int, games: int) -> dict:
                 bot_versions=[versions["random"], versions["heuristic"]], rated=True)
             ids = list(tournament.matches.order_by("pk").values_list("pk", flat=True))
             # A worker claimed the first match and died: its lease ran out.
-            assert services.claim_match(ids[0], "dead-worker")
+            assert pipeline.claim_match(ids[0], "dead-worker")
             Match.objects.filter(pk=ids[0]).update(lease_until=timezone.now() - timedelta(seconds=1))
         services.enqueue_matches(ids)  # every doorbell rings a second time
         deadline = time.monotonic() + 180
         while tournament.matches.exclude(status__in=["finished", "failed"]).exists():
-            services.reconcile_matches()
+            pipeline.reconcile_matches()
             if time.monotonic() > deadline:
                 break
             time.sleep(0.5)

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from arena_testing import token_client
 from players.models import Player
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import MatchSeat, Tournament
 
 
@@ -80,7 +80,7 @@ def test_leaderboard_and_match_log_after_matches(builtin_versions):
     tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2, rated=True,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     board = APIClient().get("/api/leaderboards/port_royal/?history=1").json()
     assert [r["place"] for r in board["results"]] == [1, 2]
     assert all(r["games"] == 2 and len(r["history"]) == 2 for r in board["results"])
@@ -101,7 +101,7 @@ def test_places_for_people_are_1_based(builtin_versions):
     tournament = services.create_tournament(name="t", game="port_royal", seats=2, games_per_pairing=2, rated=True,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     client = APIClient()
     match = tournament.matches.first()
     seats = client.get(f"/api/matches/{match.pk}/").json()["seats"]

@@ -44,14 +44,14 @@ def in_process_requests(db):
 def seeded(in_process_requests):
     """Built-in bots, a finished tournament with its matches and ratings, a player with a known token."""
     from bots.services import register_builtin_bots
-    from tournaments import services
+    from tournaments import pipeline, services
 
     versions = {v.builtin_name: v for v in register_builtin_bots(["port_royal", "top_race"])
                 if v.bot.game == "port_royal"}
     tournament = services.create_tournament(name="seeded", game="port_royal", seats=2, games_per_pairing=2,
                                             bot_versions=[versions["random"], versions["heuristic"]], seed=3)
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     Player.objects.create_user("alice", password="a-long-enough-passphrase-42")
     return tournament
 

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from arena_testing import FAULTY_BOT, faulty_bot_tournament, token_client
 from bots import services as bot_services
 from players.models import Player
+from tournaments import pipeline
 from tournaments import services as tournament_services
 from tournaments.bot_selectors import BotRecord
 from tournaments.models import Match, MatchSeat
@@ -130,7 +131,7 @@ def test_recent_matches_pages_by_match_id_and_keeps_a_match_whole(record, builti
     t = tournament_services.create_tournament(name="both", game="port_royal", seats=3, seed=9, rated=True,
                                               bot_versions=[record["version"], v2, builtin_versions["random"]])
     for match in t.matches.all():
-        tournament_services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     everyone = list(MatchSeat.objects.filter(bot_version__bot=record["bot"], match__purpose="tournament")
                     .order_by("-match_id", "seat").values_list("pk", flat=True))
     assert len(everyone) > len(set(MatchSeat.objects.filter(pk__in=everyone).values_list("match_id", flat=True)))
@@ -213,7 +214,7 @@ def test_faults_and_head_to_head_are_kept_at_most_record_seconds(record, builtin
         name="second cup", game="port_royal", seats=2, seed=9, games_per_pairing=2, rated=True,
         bot_versions=[record["version"], builtin_versions["random"]])
     for match in more.matches.all():
-        assert tournament_services.run_match(match.pk) == "finished"
+        assert pipeline.run_match(match.pk) == "finished"
     assert BotRecord(record["bot"], None).counted_record() == first  # kept: counted a moment ago
     time.sleep(1.1)
     again = BotRecord(record["bot"], None).counted_record()

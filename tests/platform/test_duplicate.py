@@ -6,7 +6,7 @@ from arena_testing import token_client
 from bots.models import Bot, BotVersion
 from players.models import Player
 from players.services import system_player
-from tournaments import formats, services
+from tournaments import formats, pipeline, services
 from tournaments.models import Match, Tournament
 from tournaments.selectors import tournament_series, tournament_standings
 
@@ -104,7 +104,7 @@ def test_a_played_duplicate_tournament_through_the_api_and_the_page(trio, client
     assert response.json()["duplicate"] is True
     tournament = Tournament.objects.get(pk=response.json()["id"])
     for match in tournament.matches.all():
-        assert services.run_match(match.pk) == "finished"
+        assert pipeline.run_match(match.pk) == "finished"
     detail = APIClient().get(f"/api/tournaments/{tournament.pk}/").json()
     assert [s["series"] for s in detail["series"]] == [0, 1]
     for series in detail["series"]:

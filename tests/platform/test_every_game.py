@@ -9,7 +9,7 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import GAME_IDS
 from players.models import Player
 from ratings.selectors import leaderboard
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import Match
 from tournaments.validation import validate_version
 
@@ -29,7 +29,7 @@ def test_a_tournament_of_every_game_reaches_its_leaderboard(game, db):
                                             rated=True,
                                             bot_versions=[builtins["random"], builtins["heuristic"], starter])
     for match in tournament.matches.all():
-        assert services.run_match(match.pk) == "finished"
+        assert pipeline.run_match(match.pk) == "finished"
     assert set(tournament.matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
     assert {r.bot_version_id for r in leaderboard(game)} == {builtins["random"].pk, builtins["heuristic"].pk,
                                                              starter.pk}

@@ -13,7 +13,7 @@ from bots.models import Bot, BotVersion
 from players.models import Player
 from players.services import system_player
 from ratings.models import Rating, RatingChange
-from tournaments import ladder, matchmaker, services
+from tournaments import ladder, matchmaker, pipeline, services
 from tournaments.models import Ladder, Match, MatchSeat, Tournament
 
 MATCHES = int(os.environ.get("ARENA_LADDER_TEST_MATCHES", 240))
@@ -83,7 +83,7 @@ def test_a_long_ladder_is_fair_and_the_only_source_of_ratings(field, fast_ladder
     while played < MATCHES:
         # Finish one open match (not always the oldest, as workers would), then see what the ladder made.
         pk = rng.choice(sorted(open_matches))
-        assert services.run_match(pk) == "finished"
+        assert pipeline.run_match(pk) == "finished"
         played += 1
         open_matches.discard(pk)
         open_matches |= account(open_matches)
@@ -93,7 +93,7 @@ def test_a_long_ladder_is_fair_and_the_only_source_of_ratings(field, fast_ladder
                 name="friendly", game="port_royal", seats=3, games_per_pairing=1, created_by=owner,
                 bot_versions=[v for v in field if v.bot.owner_id == owner.pk])
             for match in friendly.matches.all():
-                assert services.run_match(match.pk) == "finished"
+                assert pipeline.run_match(match.pk) == "finished"
                 friendly_ids.append(match.pk)
 
     ladder_matches = list(tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related("seats__bot_version__bot"))
@@ -132,7 +132,7 @@ def test_only_the_newest_valid_version_of_a_bot_plays(field, fast_ladder, settin
     lad = ladder.start_ladder("port_royal")
     old = field[0]
     for _ in range(8):  # the old version plays until a newer one is valid
-        services.run_match(lad.tournament.matches.filter(status=Match.Status.QUEUED).first().pk)
+        pipeline.run_match(lad.tournament.matches.filter(status=Match.Status.QUEUED).first().pk)
     before = set(lad.tournament.matches.values_list("pk", flat=True))
     assert MatchSeat.objects.filter(match__tournament=lad.tournament, bot_version=old).exists()
     newer = make_bot(old.bot.owner, old.bot.name, "heuristic", number=2)
@@ -141,7 +141,7 @@ def test_only_the_newest_valid_version_of_a_bot_plays(field, fast_ladder, settin
     assert newer in field_now and old not in field_now and pending not in field_now and len(field_now) == 12
     for _ in range(24):
         match = lad.tournament.matches.filter(status=Match.Status.QUEUED).first()
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     seated = set(MatchSeat.objects.filter(match__tournament=lad.tournament).exclude(match_id__in=before)
                  .values_list("bot_version_id", flat=True))
     assert newer.pk in seated and old.pk not in seated and pending.pk not in seated
@@ -157,10 +157,10 @@ def test_the_ladder_keeps_its_rate_and_survives_restarts(field, settings):
         assert ladder.tick() == 0
     assert ladder.start_ladder("port_royal").tournament_id == t.pk  # idempotent: the same ladder goes on
     for match in list(t.matches.all()):
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     for _ in range(5):
         for match in list(t.matches.filter(status=Match.Status.QUEUED)):
-            services.run_match(match.pk)
+            pipeline.run_match(match.pk)
         ladder.tick()
     assert t.matches.count() == 5  # five a minute, however many free slots
     ladder.stop_ladder("port_royal")

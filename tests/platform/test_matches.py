@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from ratings.models import Rating, RatingChange
-from tournaments import services
+from tournaments import pipeline, services
 from arena_testing import purge_broker_queue
 from tournaments.models import Match, Tournament
 from tournaments.selectors import match_log
@@ -28,7 +28,7 @@ def test_a_tournament_expands_into_matches_with_rotated_seats(tournament):
 
 def test_run_match_stores_the_log_and_rates_once(tournament):
     match = tournament.matches.first()
-    assert services.run_match(match.pk) == "finished"
+    assert pipeline.run_match(match.pk) == "finished"
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.rated and match.attempts == 1
     seats = list(match.seats.order_by("seat"))
@@ -37,7 +37,7 @@ def test_run_match_stores_the_log_and_rates_once(tournament):
     assert RatingChange.objects.filter(match=match).count() == 2
     before = {r.pk: (r.mu, r.sigma, r.games) for r in Rating.objects.all()}
     # A second delivery of the same task finds nothing to claim: nothing stored or rated twice.
-    assert services.run_match(match.pk) == "not claimed"
+    assert pipeline.run_match(match.pk) == "not claimed"
     assert {r.pk: (r.mu, r.sigma, r.games) for r in Rating.objects.all()} == before
     assert RatingChange.objects.filter(match=match).count() == 2
 
@@ -45,15 +45,15 @@ def test_run_match_stores_the_log_and_rates_once(tournament):
 def test_a_worker_that_lost_its_lease_does_not_store(tournament):
     tournament.matches.update(enqueued_at=timezone.now())  # every doorbell rang
     match = tournament.matches.first()
-    token = services.claim_match(match.pk, "worker-a")
-    assert token and services.claim_match(match.pk, "worker-b") is None  # still leased
+    token = pipeline.claim_match(match.pk, "worker-a")
+    assert token and pipeline.claim_match(match.pk, "worker-b") is None  # still leased
     # worker-a stalls past its lease; the reconciler hands the match out again; worker-b finishes it.
     Match.objects.filter(pk=match.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert services.reconcile_matches() == [match.pk]
-    assert services.run_match(match.pk, "worker-b") == "finished"
+    assert pipeline.reconcile_matches() == [match.pk]
+    assert pipeline.run_match(match.pk, "worker-b") == "finished"
     log = match_log(match)
     # worker-a comes back with its (now stale) result: refused.
-    assert services.store_result(match, token, log) == "lease lost"
+    assert pipeline.store_result(match, token, log) == "lease lost"
     assert RatingChange.objects.filter(match=match).count() == 2
     assert Match.objects.get(pk=match.pk).attempts == 2
 
@@ -61,14 +61,14 @@ def test_a_worker_that_lost_its_lease_does_not_store(tournament):
 def test_reconciler_requeues_matches_whose_message_was_lost(tournament, settings):
     purge_broker_queue()  # the messages are gone (a broker restarted empty)
     Match.objects.filter(tournament=tournament).update(enqueued_at=None)
-    assert sorted(services.reconcile_matches()) == sorted(tournament.matches.values_list("pk", flat=True))
+    assert sorted(pipeline.reconcile_matches()) == sorted(tournament.matches.values_list("pk", flat=True))
     # Freshly enqueued ones are left alone.
-    assert services.reconcile_matches() == []
+    assert pipeline.reconcile_matches() == []
 
 
 def test_the_tournament_finishes_with_its_last_match(tournament):
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.finished_at
     ratings = {r.bot_version.builtin_name: r for r in Rating.objects.select_related("bot_version")}
@@ -81,8 +81,8 @@ def test_an_engine_error_marks_the_match_failed_and_keeps_it(tournament, monkeyp
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr(services, "play_match", broken)
-    assert services.run_match(match.pk) == "failed"
+    monkeypatch.setattr(pipeline, "play_match", broken)
+    assert pipeline.run_match(match.pk) == "failed"
     match.refresh_from_db()
     assert match.status == Match.Status.FAILED and "engine bug" in match.error and not match.rated
 

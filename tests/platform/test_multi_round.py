@@ -3,7 +3,7 @@ import pytest
 
 from bots.models import Bot, BotVersion
 from players.services import system_player
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import Match, Tournament
 
 
@@ -26,7 +26,7 @@ def play_out(tournament: Tournament, limit: int = 200) -> None:
         if not queued:
             break
         for pk in queued:
-            assert services.run_match(pk) == "finished"
+            assert pipeline.run_match(pk) == "finished"
     tournament.refresh_from_db()
 
 
@@ -90,11 +90,11 @@ def test_the_reconciler_advances_a_tournament_left_idle(field):
     t = services.create_tournament(name="s", game="port_royal", seats=2, bot_versions=field, format="swiss",
                                    rounds=2, seed=4)
     for match in t.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     # As if the worker that stored the last match of round 1 died before it created round 2.
     Match.objects.filter(tournament=t, round=2).delete()
     t.refresh_from_db()
     t.plan["rounds"] = t.plan["rounds"][:1]
     t.save()
-    services.reconcile_matches()
+    pipeline.reconcile_matches()
     assert t.matches.filter(round=2).count() == 3

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from players.models import Player
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import MatchSeat
 from tournaments.selectors import match_log
 
@@ -16,7 +16,7 @@ def played(builtin_versions):
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
                                             rated=True)
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     return tournament
 
 
@@ -57,7 +57,7 @@ def test_stderr_of_a_faulty_bot_is_shown_to_its_owner_only(played):
     log = match_log(seat.match)
     log["faults"] = [{"seat": seat.seat, "move": 3, "kind": "crash", "detail": "exit 1", "stderr_tail": "SECRET-TRACE"}]
     log["stderr"] = {str(seat.seat): "SECRET-TRACE and more"}
-    services.save_match_log(seat.match_id, log)
+    pipeline.save_match_log(seat.match_id, log)
     url = f"/matches/{seat.match_id}/"
     assert "SECRET-TRACE" not in Client().get(url).content.decode()
     stranger = Client()

@@ -17,7 +17,7 @@ from engines.match import MatchLimits, play_match, replay
 from engines.players import make_bot
 from players.services import system_player
 from ratings.models import Rating, RatingChange
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import Match, MatchLog
 from tournaments.selectors import match_log
 
@@ -51,7 +51,7 @@ def test_a_rated_four_seat_match_costs_a_fixed_number_of_queries_whatever_the_hi
     counts, trips = [], []
     for match_id in ids:
         with CaptureQueriesContext(connection) as queries:
-            assert services.run_match(match_id) == "finished"
+            assert pipeline.run_match(match_id) == "finished"
         counts.append(len(statements(queries)))
         trips.append(len(queries))
         if match_id != ids[0]:  # one statement locks the game's ratings and takes the turn
@@ -73,7 +73,7 @@ def test_the_stored_log_is_compact_and_decodes_to_the_played_log(builtin_version
     tournament = services.create_tournament(name="s", game="port_royal", seats=2, games_per_pairing=4, seed=5,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     for match in tournament.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
         log = match_log(match)
         replay(EngineLog.from_dict(log))  # the outcome it recorded
         stored = MatchLog.objects.get(match=match).data
@@ -133,10 +133,10 @@ def test_faults_forfeits_and_stderr_reach_the_seats(builtin_versions):
     tournament = services.create_tournament(name="f", game="port_royal", seats=2, games_per_pairing=1, seed=8,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     match = tournament.matches.get()
-    token = services.claim_match(match.pk, "w")
+    token = pipeline.claim_match(match.pk, "w")
     played = play_match("port_royal", [GarbageEveryThird(1), make_bot("heuristic", "port_royal", 2)], match.seed,
                         match.options, limits=MatchLimits(max_faults=3))
-    assert services.store_result(match, token, played.to_dict()) == "finished"
+    assert pipeline.store_result(match, token, played.to_dict()) == "finished"
     faulty, other = match.seats.order_by("seat")
     assert (faulty.faults, faulty.forfeited, faulty.rank) == (3, True, 1)
     assert [f["kind"] for f in faulty.fault_log] == ["garbage"] * 3 and "Traceback" in faulty.stderr_tail
@@ -151,11 +151,11 @@ def test_a_decoded_log_is_kept_until_the_stored_bytes_change(builtin_versions, m
     tournament = services.create_tournament(name="c", game="port_royal", seats=2, games_per_pairing=1, seed=6,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
     match = tournament.matches.get()
-    services.run_match(match.pk)
+    pipeline.run_match(match.pk)
     replays = []
     monkeypatch.setattr(selectors, "decode", lambda data: replays.append(1) or decode(data))
     first = match_log(Match.objects.get(pk=match.pk))
     assert match_log(Match.objects.get(pk=match.pk)) == first and len(replays) == 1
     changed = dict(first, stderr={"0": "new"})
-    services.save_match_log(match.pk, changed)
+    pipeline.save_match_log(match.pk, changed)
     assert match_log(Match.objects.get(pk=match.pk)) == changed and len(replays) == 2

@@ -6,7 +6,7 @@ from django.test import Client
 from bots.models import Bot, BotVersion
 from bots.services import register_builtin_bots, upload_version
 from players.models import Player
-from tournaments import services
+from tournaments import pipeline, services
 from tournaments.models import Match, MatchSeat
 from tournaments.validation import validate_version
 
@@ -75,7 +75,7 @@ def exposed(olga, builtin_versions):
         seat = match.seats.get(bot_version=version)
         fault = {"seat": seat.seat, "move": 0, "kind": "garbage", "detail": f"answer is not JSON: '{SECRET}'"}
         Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
-        services.save_match_log(match.pk, {
+        pipeline.save_match_log(match.pk, {
             "format": 1, "game": "port_royal", "options": match.options, "seed": match.seed,
             "seats": ["a", "b"], "moves": [], "faults": [fault | {"stderr_tail": SECRET}], "forfeits": {},
             "outcome": {"ranks": [0, 1], "scores": [1, 0]}, "stderr": {str(seat.seat): SECRET}})

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from arena_testing import purge_broker_queue
 from ratings.models import RatingChange
-from tournaments import leases, services
+from tournaments import leases, pipeline, services
 from tournaments.doorbell import waiting_match_ids
 from tournaments.models import Match, WorkerBeat
 from tournaments.selectors import match_log
@@ -32,11 +32,11 @@ def test_a_backlog_waiting_in_the_broker_is_not_rung_again(builtin_versions):
     assert waiting_match_ids() >= set(ids)
     # Long queued, but every message still waits for a worker: no duplicates.
     Match.objects.filter(pk__in=ids).update(enqueued_at=timezone.now() - timedelta(hours=1))
-    assert services.reconcile_matches() == []
+    assert pipeline.reconcile_matches() == []
     # The broker restarts empty: every one is rung again, once.
     purge_broker_queue()
-    assert services.reconcile_matches() == ids
-    assert services.reconcile_matches() == []
+    assert pipeline.reconcile_matches() == ids
+    assert pipeline.reconcile_matches() == []
 
 
 def test_a_lost_message_is_rung_again_only_after_the_short_bound(builtin_versions, settings):
@@ -44,10 +44,10 @@ def test_a_lost_message_is_rung_again_only_after_the_short_bound(builtin_version
     tournament = make_tournament(builtin_versions, games=1)
     match = tournament.matches.get()
     Match.objects.filter(pk=match.pk).update(enqueued_at=timezone.now())
-    assert services.reconcile_matches() == []  # just rung: a worker may be claiming it
+    assert pipeline.reconcile_matches() == []  # just rung: a worker may be claiming it
     late = settings.ARENA["RERING_AFTER_SECONDS"] + 1
     Match.objects.filter(pk=match.pk).update(enqueued_at=timezone.now() - timedelta(seconds=late))
-    assert services.reconcile_matches() == [match.pk]
+    assert pipeline.reconcile_matches() == [match.pk]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -67,11 +67,11 @@ def test_a_match_taken_over_stops_and_stores_nothing(builtin_versions, settings,
             on_decision(decision)
         return real_play(*args, on_decision=check, **kwargs)
 
-    real_play = services.play_match
-    monkeypatch.setattr(services, "play_match", slow_decisions)
+    real_play = pipeline.play_match
+    monkeypatch.setattr(pipeline, "play_match", slow_decisions)
     thief = threading.Thread(target=take_over)
     thief.start()
-    assert services.run_match(match.pk, "worker-a") == "lease lost"
+    assert pipeline.run_match(match.pk, "worker-a") == "lease lost"
     thief.join()
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match_log(match) is None and not match.rated
@@ -84,7 +84,7 @@ def test_a_stopping_worker_hands_its_match_back_after_the_grace(builtin_versions
     monkeypatch.setitem(settings.ARENA, "STOP_GRACE_SECONDS", 0.2)
     tournament = make_tournament(builtin_versions, games=1)
     match = tournament.matches.get()
-    real_play = services.play_match
+    real_play = pipeline.play_match
 
     def sigterm_mid_match(*args, on_decision, **kwargs):
         def check(decision):
@@ -93,16 +93,16 @@ def test_a_stopping_worker_hands_its_match_back_after_the_grace(builtin_versions
             on_decision(decision)
         return real_play(*args, on_decision=check, **kwargs)
 
-    monkeypatch.setattr(services, "play_match", sigterm_mid_match)
+    monkeypatch.setattr(pipeline, "play_match", sigterm_mid_match)
     monkeypatch.setattr(leases, "_stop_requested_at", None)
     purge_broker_queue()
-    assert services.run_match(match.pk, "worker-a") == "handed back"
+    assert pipeline.run_match(match.pk, "worker-a") == "handed back"
     match.refresh_from_db()
     assert match.status == Match.Status.QUEUED and match.lease_token == "" and match.enqueued_at
     assert waiting_match_ids() == {match.pk}  # rung again: the next worker takes it
     monkeypatch.setattr(leases, "_stop_requested_at", None)
-    monkeypatch.setattr(services, "play_match", real_play)
-    assert services.run_match(match.pk, "worker-b") == "finished"
+    monkeypatch.setattr(pipeline, "play_match", real_play)
+    assert pipeline.run_match(match.pk, "worker-b") == "finished"
     assert Match.objects.get(pk=match.pk).attempts == 2
 
 
@@ -111,15 +111,15 @@ def test_a_stopping_worker_finishes_a_match_within_the_grace(builtin_versions, m
     match = tournament.matches.get()
     monkeypatch.setattr(leases, "_stop_requested_at", None)
     leases.request_stop()
-    assert services.run_match(match.pk, "worker-a") == "finished"
+    assert pipeline.run_match(match.pk, "worker-a") == "finished"
 
 
 def test_arenastatus_shows_matches_leases_and_workers(builtin_versions):
     purge_broker_queue()
     tournament = make_tournament(builtin_versions)
     first, second, *_ = tournament.matches.order_by("pk")
-    assert services.claim_match(first.pk, "arena-1@host-a")
-    assert services.claim_match(second.pk, "arena-2@host-b")
+    assert pipeline.claim_match(first.pk, "arena-1@host-a")
+    assert pipeline.claim_match(second.pk, "arena-2@host-b")
     Match.objects.filter(pk=second.pk).update(lease_until=timezone.now() - timedelta(seconds=5))
     now = timezone.now()
     WorkerBeat.objects.create(name="arena-1@host-a", host="host-a", pid=10, state=WorkerBeat.State.RUNNING,

@@ -9,7 +9,7 @@ from django.utils import timezone
 from arena_testing import token_client
 from bots.models import Bot, BotVersion
 from players.models import Player
-from tournaments import schedule, services
+from tournaments import pipeline, schedule
 from tournaments.models import Match, RecurringSchedule, ScheduledTournament, Tournament
 
 
@@ -59,7 +59,7 @@ def test_registration_window_versions_and_an_on_time_start(people):
     assert cup.status == "started" and t.rated and t.created_by == people["staff"]
     assert set(t.entry_set.values_list("bot_version_id", flat=True)) == {ann2.pk, bob.pk}
     for match in t.matches.all():
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED and all(m.rated for m in t.matches.all())
     assert Tournament.objects.filter(scheduled__isnull=False).count() == 1

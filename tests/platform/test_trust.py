@@ -14,7 +14,7 @@ from players.services import system_player
 from ratings.models import Rating
 from ratings.selectors import leaderboard
 from ratings.services import rate_match
-from tournaments import formats, services
+from tournaments import formats, pipeline, services
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -40,7 +40,7 @@ def play_out(tournament: Tournament) -> None:
         if not queued:
             break
         for pk in queued:
-            assert services.run_match(pk) == "finished"
+            assert pipeline.run_match(pk) == "finished"
     tournament.refresh_from_db()
 
 
@@ -60,7 +60,7 @@ def test_options_that_decide_the_winner_never_reach_the_leaderboard(mallory, sta
     if response.status_code == 201:
         assert response.json()["rated"] is False and response.json()["rated_display"] == "friendly (not rated)"
         match = Match.objects.filter(tournament_id=response.json()["id"]).first()
-        assert services.rated_ruleset(match) is None
+        assert pipeline.rated_ruleset(match) is None
     else:
         assert response.status_code == 400
     # Nobody, not even staff, rates them.
@@ -274,7 +274,7 @@ def test_a_players_queued_matches_are_capped_over_their_tournaments(mallory, sta
     # Played matches no longer count; stopping a tournament frees its share.
     first = Tournament.objects.order_by("id").first()
     for match in first.matches.all()[:3]:
-        services.run_match(match.pk)
+        pipeline.run_match(match.pk)
     assert api.post("/api/tournaments/", body(games_per_pairing=3), format="json").status_code == 201
     services.stop_tournament(first)
     assert api.post("/api/tournaments/", body(games_per_pairing=7), format="json").status_code == 201

@@ -157,6 +157,7 @@ def test_a_single_javascript_file_is_stored_as_such_and_validates(api, bob):
 
 @pytest.mark.sandbox
 def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api, bob, builtin_versions):
+    from tournaments import pipeline
     from tournaments import services as tournament_services
 
     package = zip_of({"bot.json": b'{"command": ["node", "main.js"]}', "main.js": JS_STARTER})
@@ -170,7 +171,7 @@ def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api
         name="js cup", game="port_royal", seats=3, seed=4, games_per_pairing=2, rated=True,
         bot_versions=[builtin_versions["random"], builtin_versions["heuristic"], version])
     for match in tournament.matches.all():
-        assert tournament_services.run_match(match.pk) == "finished"
+        assert pipeline.run_match(match.pk) == "finished"
     seats = list(version.seats.filter(match__tournament=tournament))
     assert len(seats) == 2 and all(s.faults == 0 and not s.forfeited for s in seats)
     from ratings.selectors import leaderboard

@@ -23,8 +23,9 @@ from engines.bench import bench_game
 from engines.match import play_match
 from engines.players import make_bot
 from tournaments.models import Match, MatchLog
+from tournaments.pipeline import run_match
 from tournaments.selectors import tournament_progress
-from tournaments.services import create_tournament, run_match
+from tournaments.services import create_tournament
 from tournaments.workers import start_workers, stop_workers
 
 
