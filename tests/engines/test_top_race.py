@@ -9,7 +9,9 @@ import pytest
 from engines.core import BadOptions, IllegalAction
 from engines.top_race import GAME
 from engines.top_race import data as D
-from engines.top_race.rules import RACE, NCARS, trade_options
+from engines.top_race.movement import move_options, return_spaces
+from engines.top_race.shares import apply_trades, trade_options
+from engines.top_race.state import NCARS, RACE
 
 CI = D.CAR_INDEX
 GRID = ["r0l0", "r0l1", "r0l2", "r1l0", "r1l1", "r1l2"]
@@ -62,7 +64,7 @@ def dests(st):
 
 
 def move_ids(st, car, steps):
-    res = GAME.move_options(st, CI[car], steps)
+    res = move_options(st, CI[car], steps)
     return None if res is None else {st.track.ids[s] for s in res}
 
 
@@ -301,7 +303,7 @@ def test_e10_return_behind_when_beside_is_full():
     tr = st.track
     a = CI["red"]
     st.pos[CI["blue"]] = tr.index["r30l1"]
-    assert {tr.ids[t] for t in GAME.return_spaces(st, st.broken[a])} == {"r29l0", "r29l1", "r29l2"}
+    assert {tr.ids[t] for t in return_spaces(st, st.broken[a])} == {"r29l0", "r29l1", "r29l2"}
 
 
 def test_e11_spurt_breakdown_does_nothing_after_a_finish():
@@ -419,7 +421,7 @@ def test_e18_share_trade():
     st.pending = ("trade", 0, None)
     st.legal = trade_options(tuple(st.holdings[0]))
     GAME.apply(st, 0, {"type": "trade", "sell": ["purple", "black"], "buy": ["blue", "blue"]})
-    GAME._apply_trades(st, [])
+    apply_trades(st, [])
     assert {c: st.holdings[0][CI[c]] for c in D.CARS} == {
         "red": 5, "yellow": 5, "blue": 7, "black": 4, "purple": 4, "green": 5}
     assert sum(st.holdings[0]) == 30 and st.cash[0] == 200_000
