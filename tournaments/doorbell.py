@@ -1,8 +1,8 @@
 """The doorbell: ringing it (a message naming a match or a version) and reading what waits in the queue.
 
-The lowest layer of the match pipeline (it imports only the models): the services, the leases and the
-validation ring through here, by task name, so none of them imports the tasks module (tasks.py imports
-them, never the reverse).
+The lowest layer of the match pipeline (it imports only the models): the services, the pipeline, the
+leases and the validation ring through here, by task name, so none of them imports the tasks module
+(tasks.py imports them, never the reverse).
 
 What the broker's queue holds: the match ids whose doorbell is still waiting to be answered.
 
