@@ -59,4 +59,5 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
+        """A uniformly random legal action."""
         return self.rng.randrange(len(legal_actions))

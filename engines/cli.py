@@ -24,6 +24,7 @@ def _json_arg(text: str) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m engines`` argument parser: play, versus, replay, view and bench."""
     parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def print_seat_view(decision: Decision, seat: int) -> None:
+    """Print ``decision`` as one JSON line when it is ``seat``'s (``play --seat-view``)."""
     if decision.seat != seat:
         return
     print(json.dumps({"decision": decision.index, "observation": decision.observation,
@@ -97,6 +99,7 @@ def print_seat_view(decision: Decision, seat: int) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``play``: one match; print the places and write the log if asked (exit 2 on a bad table, bot or seat)."""
     game = get_game(args.game)
     try:
         game.check_table(len(args.bots), args.options)
@@ -132,6 +135,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def print_result(log: MatchLog) -> None:
+    """Print a match's places (1 = first) with each seat's score, faults and forfeit, then the faults."""
     outcome = log.outcome or {}
     order = sorted(range(len(log.seats)), key=lambda s: (outcome["ranks"][s], s))
     print(f"{log.game}, seed {log.seed}, {len(log.moves)} moves")
@@ -149,6 +153,7 @@ def print_result(log: MatchLog) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """``replay``: replay a match log and check that it reproduces its outcome (exit 1 on failure)."""
     try:
         with open(args.file, encoding="utf-8") as fh:
             log = MatchLog.from_dict(json.load(fh))
@@ -161,6 +166,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
+    """``view``: write a match log as one self-contained HTML page (the match viewer)."""
     from pathlib import Path
 
     from engines.view import render_html
@@ -179,6 +185,8 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """``bench``: engine speed in random self-play, or against another engine (``--compare``), or protocol
+    overhead (``--protocol``); JSON lines."""
     from engines.bench import bench_game
 
     if args.protocol:
@@ -208,6 +216,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_versus(args: argparse.Namespace) -> int:
+    """``versus``: many seeded matches with seats rotated; print the report (or JSON)."""
     from engines.versus import check_specs, format_report, schedule, versus
 
     if args.games < 1 or args.jobs < 1:
@@ -232,6 +241,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command of ``argv`` (default: the command line); its exit status."""
     args = build_parser().parse_args(argv)
     return {"play": cmd_play, "replay": cmd_replay, "bench": cmd_bench, "versus": cmd_versus,
             "view": cmd_view}[args.command](args)

@@ -152,6 +152,7 @@ class Outcome:
     detail: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON data (``detail`` only when not empty)."""
         data: dict[str, Any] = {"ranks": list(self.ranks), "scores": list(self.scores)}
         if self.detail:
             data["detail"] = self.detail
@@ -159,6 +160,7 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Outcome":
+        """An ``Outcome`` from its ``to_dict`` form."""
         return cls(list(data["ranks"]), list(data["scores"]), dict(data.get("detail") or {}))
 
 
@@ -319,6 +321,7 @@ class Game(ABC):
         return checked
 
     def is_over(self, state: Any) -> bool:
+        """True once no seat is to move (``to_move`` is None)."""
         return self.to_move(state) is None
 
     def clone(self, state: Any) -> Any:

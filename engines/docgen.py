@@ -266,6 +266,7 @@ def stale(docs: Path = DOCS, games: bool = True, protocol: bool = True) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Rewrite the generated docs, or with ``--check`` list the stale ones; the exit status (1: stale files)."""
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only list the files that differ; exit 1 if any")
     args = parser.parse_args(argv)

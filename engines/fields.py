@@ -50,10 +50,12 @@ class Field:
 
     @property
     def types(self) -> tuple[str, ...]:
+        """The field's JSON types (one, or each of a union)."""
         return tuple(self.type.split("|"))
 
     @property
     def has_example(self) -> bool:
+        """True when the field declares its own ``example`` (else the docs take one from a seeded game)."""
         return self.example is not _NO_EXAMPLE
 
 

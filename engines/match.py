@@ -64,6 +64,7 @@ class MatchLog:
     choices: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """The log as JSON data (format ``LOG_FORMAT``), the stderr tails included: not for the public as is."""
         return {
             "format": LOG_FORMAT,
             "game": self.game,
@@ -79,6 +80,7 @@ class MatchLog:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "MatchLog":
+        """A log from its JSON data; ``ValueError`` for a format other than ``LOG_FORMAT``."""
         if data.get("format") != LOG_FORMAT:
             raise ValueError(f"unsupported match log format {data.get('format')!r} (expected {LOG_FORMAT})")
         return cls(

@@ -31,6 +31,7 @@ class HeuristicBot(Bot):
         self.rng = random.Random(seed)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
+        """The legal action of highest ``value`` (ties broken by a small seeded random term)."""
         obs = observation
         me = obs["players"][obs["seat"]]
         alhambra = {geo.cell(p["x"], p["y"]): p["tile"] for p in me["alhambra"]}
@@ -63,6 +64,8 @@ class HeuristicBot(Bot):
         return 0.4  # hopeless majority; still a tile for walls and second places
 
     def value(self, action: Action, context: tuple) -> float:
+        """A greedy score for ``action``: tiles placed by the wall they add, buys by majority and an exact payment,
+        money by the exact buys it allows; removals and swaps at -10."""
         obs, me, alhambra, wall_now, hand = context
         kind = action["type"]
         if kind == "place":

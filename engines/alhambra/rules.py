@@ -615,6 +615,7 @@ class Alhambra(Game):
                     removable.append(alhambra[c])
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
+        """The length of ``seat``'s longest outer wall (§5.2), kept until its Alhambra changes."""
         cache = s.seat_cache(seat)
         if cache.longest_wall is None:
             cache.longest_wall = geo.longest_wall(s.alhambras[seat])
@@ -711,6 +712,7 @@ class Alhambra(Game):
         return Outcome(ranks_from_keys(s.scores), [float(x) for x in s.scores], detail)
 
     def describe_action(self, action: Action) -> str:
+        """Short human text for an action: money taken and a buy's payment in words, others as the default."""
         kind = action.get("type")
         if kind == "take_money":
             return "take " + ", ".join(_card_text(c) for c in action["cards"])

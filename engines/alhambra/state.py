@@ -59,6 +59,7 @@ class AlhambraState:
     )
 
     def seat_cache(self, seat: int) -> SeatCache:
+        """``seat``'s ``SeatCache``, built on first use."""
         c = self.cache[seat]
         if c is None:
             c = self.cache[seat] = SeatCache(self.alhambras[seat])

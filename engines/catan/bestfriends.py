@@ -83,6 +83,7 @@ def bf_actions(st, seat, out):
 
 
 def a_donate(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Offer a resource card to a seat with no more public points than the donor (§6.5); that seat answers next."""
     if not st.bf:
         raise illegal("§6.5 best friends", "donations exist only in the Best Friends scenario")
     if st.phase not in (TRADE, BUILD) or seat != st.active:
@@ -109,6 +110,7 @@ def bf_donations(st, seat):
 
 
 def a_gift_answer(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Accept or refuse a donation (§6.5); an accepted one moves the card and earns the donor a favour token."""
     need_phase(st, (GIFT_ANSWER,), "§6.5 donation", action["type"])
     donor, to, r, back = st.gift
     if action["type"] == "accept_gift":
@@ -139,6 +141,8 @@ def check_favour(st, seat, guild):
 
 
 def a_use_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Spend favour tokens from earlier turns on a guild (§6.5): a card from the bank (trader), up to two
+    exchanges with it (merchant), a free road, a development card (scholar) or a Catan token (architect)."""
     guild = action["guild"]
     if guild not in D.GUILDS:
         raise illegal("§6.5 favour tokens", f"no guild {guild!r}")
@@ -171,6 +175,7 @@ def a_use_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_favor_exchange(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """The merchant's exchange (§6.5): one card of the seat for one other card from the bank, up to twice."""
     need_phase(st, (FAVOR_MERCHANT,), "§6.5 merchant", "favor_exchange")
     g, t = D.RES_INDEX.get(action["give"], -1), D.RES_INDEX.get(action["get"], -1)
     if g < 0 or t < 0 or g == t or not st.hands[seat][g] or not st.bank[t]:
@@ -186,6 +191,7 @@ def a_favor_exchange(st: CatanState, seat: int, action: dict, events: list) -> N
 
 
 def a_end_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Stop the merchant's exchanges (§6.5), after at least one when one is possible."""
     need_phase(st, (FAVOR_MERCHANT,), "§6.5 merchant", "end_favor")
     if st.merchant_left >= 2 and merchant_actions(st, seat) != [A_END_FAVOR]:
         raise illegal("§6.5 merchant", "make at least one exchange first")
@@ -194,6 +200,7 @@ def a_end_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_exchange_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Exchange favour tokens (§6.5): draw one from the supply, then return one (``return_favor``)."""
     check_favour(st, seat, None)
     usable = sum(st.favours[seat]) - sum(st.favours_new[seat])
     if usable <= 0 or not st.favour_supply:
@@ -208,6 +215,7 @@ def a_exchange_favor(st: CatanState, seat: int, action: dict, events: list) -> N
 
 
 def a_return_favor(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Return a favour token of a guild to the supply, at a random place, ending the exchange (§6.5)."""
     need_phase(st, (FAVOR_RETURN,), "§6.5 favour tokens", "return_favor")
     guild = action["guild"]
     g = D.GUILDS.index(guild) if guild in D.GUILDS else -1

@@ -20,6 +20,7 @@ class BoardActions:
         self.robber: dict[tuple[int, int | None], dict] = {}
 
     def move_robber(self, hex_id: int, victim: int | None) -> dict:
+        """The shared ``move_robber`` action for ``hex_id`` and ``victim`` (None: no victim), made on first use."""
         key = (hex_id, victim)
         act = self.robber.get(key)
         if act is None:

@@ -50,6 +50,7 @@ class HeuristicBot(Bot):
                         self.my_income[self.hex_res[h]] += k * self.hex_pips[h]
 
     def vertex_value(self, v: int) -> float:
+        """A site's worth: its hexes' pips (times 1.3 for a resource it earns little of) plus 1.5 per resource type."""
         value = 0.0
         kinds = set()
         for h in self.board.vertex_hexes[v]:
@@ -62,6 +63,8 @@ class HeuristicBot(Bot):
         return value + 1.5 * len(kinds)
 
     def site_value(self, v: int, depth: int = 1) -> float:
+        """The worth of site ``v`` if it is free, else 0.6 of its best neighbour's, searched ``depth`` steps deep
+        (0 at an opponent's building)."""
         if v not in self.blocked:
             return self.vertex_value(v)
         if depth <= 0 or (v in self.owner and self.owner[v][0] != self.seat):
@@ -69,10 +72,12 @@ class HeuristicBot(Bot):
         return 0.6 * max((self.site_value(w, depth - 1) for w in self.board.vertex_neighbours[v]), default=0.0)
 
     def edge_value(self, e: int) -> float:
+        """A road's worth: the better site value of its two ends."""
         a, b = self.board.edge_vertices[e]
         return max(self.site_value(a, 1), self.site_value(b, 1))
 
     def missing(self, cost) -> list[int]:
+        """Per resource, the cards the hand lacks to pay ``cost``."""
         return [max(0, cost[r] - self.hand[r]) for r in range(5)]
 
     def target(self, obs) -> tuple[str, tuple[int, ...]]:
@@ -90,6 +95,7 @@ class HeuristicBot(Bot):
     # --- the decision
     def act(self, observation: dict[str, Any], legal_actions: Sequence[dict[str, Any]],
             time_left_ms: int | None = None) -> int:
+        """The choice of the phase's heuristic (``_phase_<phase>``), or a random legal action where it has none."""
         obs = observation
         if len(legal_actions) == 1:
             return 0

@@ -61,6 +61,7 @@ def build_phase(st, seat, what):
 
 
 def a_build_road(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Build a road (§4.5): 1 lumber + 1 brick, on a free edge connected to the seat's network."""
     if st.phase not in (TRADE, BUILD, SPECIAL_BUILD):
         raise illegal("§4.1 phases of a turn", f"build_road is not allowed in phase {PHASE_NAMES[st.phase]}")
     e = action["edge"]
@@ -86,6 +87,8 @@ def road_placed(st, seat, e, events, kind):
 
 
 def a_build_settlement(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Build a settlement (§4.5): brick, lumber, wool and grain, at the end of an own road and clear of the
+    distance rule; it may cut opponents' roads (§4.7)."""
     if st.phase not in (TRADE, BUILD, SPECIAL_BUILD):
         raise illegal("§4.1 phases of a turn", f"build_settlement is not allowed in phase {PHASE_NAMES[st.phase]}")
     v = action["vertex"]
@@ -116,6 +119,7 @@ def a_build_settlement(st: CatanState, seat: int, action: dict, events: list) ->
 
 
 def a_build_city(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Upgrade an own settlement to a city (§4.5): 3 ore + 2 grain; the settlement goes back to the supply."""
     if st.phase not in (TRADE, BUILD, SPECIAL_BUILD):
         raise illegal("§4.1 phases of a turn", f"build_city is not allowed in phase {PHASE_NAMES[st.phase]}")
     v = action["vertex"]

@@ -43,6 +43,7 @@ def dev_actions(st: CatanState, seat: int, out: list) -> None:
 
 
 def a_buy_dev(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Buy a development card (§4.5): ore, wool and grain for the deck's top card, not playable this turn (§4.6)."""
     if st.phase not in (TRADE, BUILD, SPECIAL_BUILD):
         raise illegal("§4.1 phases of a turn", f"buy_dev_card is not allowed in phase {PHASE_NAMES[st.phase]}")
     if not can_pay(st.hands[seat], D.COST_DEV):
@@ -74,6 +75,7 @@ def play(st, seat, card):
 
 
 def a_knight(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Play a knight (§4.6): it counts for Largest Army, then the robber moves (§4.3)."""
     check_dev(st, seat, KN, "play_knight")
     play(st, seat, KN)
     st.knights[seat] += 1
@@ -88,6 +90,7 @@ def a_knight(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_play_road_building(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Play Road Building (§4.6): up to two free roads, as many as the seat's supply holds."""
     check_dev(st, seat, RB, "play_road_building")
     if not st.supply[seat][2] or not road_edges(st, seat):
         raise illegal("§4.6 road building", "no road piece or no legal edge for a free road")
@@ -99,6 +102,8 @@ def a_play_road_building(st: CatanState, seat: int, action: dict, events: list) 
 
 
 def a_free_road(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Build one free road (Road Building §4.6, or the road builder's favour §6.5); the phase ends with the
+    last free road or when no road can be placed."""
     need_phase(st, (ROAD_BUILDING,), "§4.6 road building", "free_road")
     e = action["edge"]
     if e not in road_edges(st, seat):
@@ -110,6 +115,7 @@ def a_free_road(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_end_road_building(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Stop building free roads and go back to the phase before (§4.6)."""
     need_phase(st, (ROAD_BUILDING,), "§4.6 road building", "end_road_building")
     st.free_roads = 0
     st.phase = st.return_phase
@@ -117,6 +123,7 @@ def a_end_road_building(st: CatanState, seat: int, action: dict, events: list) -
 
 
 def a_year_of_plenty(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Play Year of Plenty (§4.6): take 2 resource cards from the bank (1 when it holds only 1)."""
     check_dev(st, seat, YOP, "play_year_of_plenty")
     names = action["resources"]
     if not isinstance(names, list) or any(r not in D.RES_INDEX for r in names):
@@ -135,6 +142,7 @@ def a_year_of_plenty(st: CatanState, seat: int, action: dict, events: list) -> N
 
 
 def a_monopoly(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Play Monopoly (§4.6): take every card of the named resource from the other seats."""
     check_dev(st, seat, MONO, "play_monopoly")
     r = D.RES_INDEX.get(action["resource"], -1)
     if r < 0:

@@ -134,6 +134,7 @@ def side_actions(st: CatanState, seat: int, kind: str, out: list) -> None:
 
 
 def a_maritime(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Trade with the bank (§4.4): ``rate`` cards of one resource (the seat's rate: 4, 3 or 2) for 1 other."""
     check_trade_phase(st, "maritime_trade")
     g = D.RES_INDEX.get(action["give"], -1)
     t = D.RES_INDEX.get(action["get"], -1)
@@ -193,6 +194,7 @@ def parse_trade(st, action, rule):
 
 
 def a_propose(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Propose a trade to every other seat, who answer in turn order (§4.4); it uses one of the turn's proposals."""
     check_trade_phase(st, "propose_trade")
     if st.proposals_left <= 0:
         raise illegal("§4.4 bot protocol", "no trade proposals left this turn")
@@ -203,6 +205,7 @@ def a_propose(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_request(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Ask every other seat for offers (§4.4); it uses one of the turn's proposals."""
     check_trade_phase(st, "request_offers")
     if st.proposals_left <= 0:
         raise illegal("§4.4 bot protocol", "no trade proposals left this turn")
@@ -237,6 +240,7 @@ def answer(st, seat, answer, events):
 
 
 def a_accept_trade(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Accept the active seat's proposal, holding the cards it asks for (§4.4)."""
     need_phase(st, (TRADE_RESPOND,), "§4.4 bot protocol", "accept_trade")
     if st.trade["kind"] != "proposal":
         raise illegal("§4.4 bot protocol", "accept_trade answers a proposal, not a request")
@@ -246,6 +250,7 @@ def a_accept_trade(st: CatanState, seat: int, action: dict, events: list) -> Non
 
 
 def a_reject_trade(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Reject the active seat's proposal (§4.4)."""
     need_phase(st, (TRADE_RESPOND,), "§4.4 bot protocol", "reject_trade")
     if st.trade["kind"] != "proposal":
         raise illegal("§4.4 bot protocol", "answer a request with offer or pass")
@@ -253,6 +258,7 @@ def a_reject_trade(st: CatanState, seat: int, action: dict, events: list) -> Non
 
 
 def a_pass(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Answer a request for offers with no offer (§4.4)."""
     need_phase(st, (TRADE_RESPOND,), "§4.4 bot protocol", "pass")
     if st.trade["kind"] != "request":
         raise illegal("§4.4 bot protocol", "answer a proposal with accept_trade, reject_trade or counter_trade")
@@ -260,6 +266,7 @@ def a_pass(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_counter(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Answer a proposal with a counter (``counter_trade``) or a request with an offer (``offer``) (§4.4)."""
     need_phase(st, (TRADE_RESPOND,), "§4.4 bot protocol", action["type"])
     want = "proposal" if action["type"] == "counter_trade" else "request"
     if st.trade["kind"] != want:
@@ -279,6 +286,7 @@ def exchange(st, a, b, a_gives, b_gives):
 
 
 def a_confirm(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Carry out the proposal with a seat that accepted it (§4.4)."""
     need_phase(st, (TRADE_DECIDE,), "§4.4 bot protocol", "confirm_trade")
     s = action["seat"]
     tr = st.trade
@@ -291,6 +299,7 @@ def a_confirm(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_accept_counter(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Carry out a seat's counter or offer (§4.4)."""
     need_phase(st, (TRADE_DECIDE,), "§4.4 bot protocol", "accept_counter")
     s = action["seat"]
     ans = st.trade["answers"].get(s)
@@ -305,6 +314,7 @@ def a_accept_counter(st: CatanState, seat: int, action: dict, events: list) -> N
 
 
 def a_cancel(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """End the trade without an exchange (§4.4)."""
     need_phase(st, (TRADE_DECIDE,), "§4.4 bot protocol", "cancel_trade")
     events.append({"type": "cancel_trade", "seat": seat})
     close_trade(st)

@@ -20,6 +20,7 @@ A_DISCARD = tuple({"type": "discard", "resource": r} for r in RES)
 
 
 def a_place_settlement(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Set-up: a settlement on a free vertex clear of the distance rule; the second one yields its resources (§3.4)."""
     need_phase(st, (SETUP,), "§3.4 set-up phase", "place_settlement")
     if st.setup_vertex >= 0:
         raise illegal("§3.4 set-up phase", "place the road next to your new settlement first")
@@ -45,6 +46,7 @@ def a_place_settlement(st: CatanState, seat: int, action: dict, events: list) ->
 
 
 def a_place_road(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Set-up: a road on a free edge at the new settlement; after the last one the first turn begins (§3.4)."""
     need_phase(st, (SETUP,), "§3.4 set-up phase", "place_road")
     if st.setup_vertex < 0:
         raise illegal("§3.4 set-up phase", "place a settlement first")
@@ -80,6 +82,8 @@ def start_turn(st: CatanState, events: list) -> None:
 
 
 def a_roll(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Roll the dice (§4.2): each hex of the number but the robber's produces, a resource only if the bank covers
+    all of it; a 7 sends the seats with more than 7 cards to discard half, then the robber moves (§4.3)."""
     need_phase(st, (PRE_ROLL,), "§4.2 rolling", "roll")
     rng = st.rng
     d1 = rng.randint(1, 6)
@@ -140,6 +144,7 @@ def a_roll(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_discard(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Discard one card after a 7 (§4.3); after the last card owed, the discards go public and the robber moves."""
     need_phase(st, (DISCARD,), "§4.3 discard", "discard")
     r = D.RES_INDEX.get(action["resource"], -1)
     if r < 0 or not st.hands[seat][r]:
@@ -166,6 +171,8 @@ def a_discard(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_move_robber(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """Move the robber to another hex and rob the chosen victim there of a random card (§4.3); Best Friends: a
+    move with no victim onto the desert or a hex without buildings earns a favour token (§6.5)."""
     need_phase(st, (MOVE_ROBBER,), "§4.3 robber", "move_robber")
     h = action["hex"]
     victim = action.get("victim")
@@ -217,6 +224,7 @@ def robber_actions(st: CatanState, seat: int) -> list[dict]:
 
 
 def a_end_turn(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """End the turn (§4.9); with 5-6 players the others' special building phase comes first (§6.2)."""
     need_phase(st, (TRADE, BUILD), "§4.9 end of turn", "end_turn")
     events.append({"type": "end_turn", "seat": seat})
     if st.n >= 5:
@@ -228,6 +236,7 @@ def a_end_turn(st: CatanState, seat: int, action: dict, events: list) -> None:
 
 
 def a_end_special(st: CatanState, seat: int, action: dict, events: list) -> None:
+    """End this seat's special building phase; after the last seat's the turn passes on (§6.2)."""
     need_phase(st, (SPECIAL_BUILD,), "§6.2 special building phase", "end_special_build")
     st.special_queue.pop(0)
     if st.special_queue:

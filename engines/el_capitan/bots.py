@@ -181,6 +181,8 @@ class HeuristicBot(Bot):
 
     # --- decisions ---------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
+        """At payday repay a loan if 6 Florins would remain, else extend it (§5.2); pick itself as start player
+        (§5.3); otherwise the action of best value (see the module docstring)."""
         obs = observation
         me = obs["to_move"]
         step = obs["turn_step"]

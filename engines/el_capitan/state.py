@@ -30,6 +30,7 @@ class ECState:
     )
 
     def copy(self) -> "ECState":
+        """A copy for ``ElCapitan.clone``: the lists copied, the generator at the same point, the caches empty."""
         s = ECState.__new__(ECState)
         s.n, s.phase, s.round, s.start, s.cur, s.step = self.n, self.phase, self.round, self.start, self.cur, self.step
         s.rng = random.Random()

@@ -42,6 +42,7 @@ def card_name(card_id: str) -> str:
 
 
 def card_price(card_id: str) -> int:
+    """A sailing card's price in Florins."""
     return _DEST[card_id][2] if card_id in _DEST else _LINK[card_id][2]
 
 

@@ -39,6 +39,8 @@ class HeuristicBot(Bot):
             setattr(self, key, value)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
+        """An expedition whenever one is legal (§4.5); repel a ship of a colour already in the harbour (§4.2);
+        draw while the gain beats the bust risk (§4.3); then take the best-valued card, if any is worth it (§4.6)."""
         if len(legal_actions) == 1:
             return 0
         obs = observation

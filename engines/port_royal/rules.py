@@ -40,6 +40,7 @@ class State:
     )
 
     def copy(self) -> "State":
+        """A copy for ``PortRoyal.clone``: the lists copied, the generator at the same point."""
         new = State.__new__(State)
         for name in ("n", "end_required_expedition", "max_rounds", "start_seat", "last_seat", "explicit_jacks",
                      "hmask", "pending", "phase", "active", "round", "revealed", "end_triggered", "end_reason",

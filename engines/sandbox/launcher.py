@@ -13,6 +13,7 @@ import sys
 
 
 def read_config() -> dict:
+    """The configuration line from stdin, read byte by byte so that none of the bot's input is consumed."""
     data = bytearray()
     while not data.endswith(b"\n"):
         chunk = os.read(0, 1)
@@ -25,6 +26,7 @@ def read_config() -> dict:
 
 
 def main() -> None:
+    """Drop to the configured uid (if any), set the resource limits, change directory and exec the bot."""
     config = read_config()
     uid = config.get("uid")
     if uid is not None:

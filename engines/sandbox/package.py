@@ -84,6 +84,7 @@ class BotPackage:
 
     @property
     def size(self) -> int:
+        """The package's size in bytes: the sum of its files' sizes."""
         return sum(len(data) for data in self.files.values())
 
     def store(self, dest: str | os.PathLike[str]) -> Path:

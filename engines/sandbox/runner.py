@@ -75,6 +75,7 @@ DEFAULT_LIMITS = SandboxLimits()
 
 @functools.cache
 def bwrap_path() -> str | None:
+    """The path of bubblewrap (``bwrap``) on PATH, or None."""
     return shutil.which("bwrap")
 
 
@@ -236,11 +237,14 @@ class ProgramBot(Bot):
 
     # --- the Bot interface --------------------------------------------------------------------
     def start(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
+        """Launch the program and send it ``start``; it must answer ``ready`` within ``start_ms``."""
         super().start(game_id, seat, num_players, options)
         self._start_msg = protocol.start_message(game_id, seat, num_players, options, self.limits.move_ms)
         self._launch()
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None = None) -> int:
+        """Send the decision (whole, or as a delta if the program asked) and read its answer (``BotFault`` if bad);
+        a program stopped by an earlier fault is started afresh first."""
         if self._proc is None:
             self.restarts += 1
             self._launch()
@@ -262,6 +266,7 @@ class ProgramBot(Bot):
             raise BotFault(exc.kind, exc.detail, self.stderr_tail()) from None
 
     def end(self, outcome: Outcome) -> None:
+        """Send ``end`` with the outcome and close the program's stdin; give it half a second to exit."""
         proc = self._proc
         if proc is None:
             return
@@ -277,10 +282,12 @@ class ProgramBot(Bot):
             pass
 
     def close(self) -> None:
+        """Kill the program and remove its staged folder, if any."""
         self._kill()
         self._remove_cleanup()
 
     def stderr_tail(self) -> str:
+        """The last ``stderr_tail_bytes`` the program wrote on stderr (what is still in the pipe included)."""
         if self._proc is not None:  # what it wrote before its last answer may still be in the pipe
             self._drain_stderr(self._proc, self.limits.stderr_bytes - self._stderr_total)
         return bytes(self._tail).decode("utf-8", "replace")

@@ -94,6 +94,7 @@ class HeuristicBot(Bot):
 
     # --- decisions ------------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
+        """The best-scored legal action for the observation's decision (see the module docstring), ties at random."""
         obs = observation
         self._setup(obs)
         kind = obs["decision"]

@@ -31,6 +31,7 @@ class TopRaceState:
     )
 
     def copy(self) -> "TopRaceState":
+        """A copy for ``TopRace.clone``: lists (nested too), sets and dicts copied, the generator at the same point."""
         new = TopRaceState.__new__(TopRaceState)
         for name in self.__slots__:
             value = getattr(self, name)

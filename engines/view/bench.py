@@ -34,6 +34,7 @@ def long_catan_match(moves: int, players: int = 4) -> MatchLog:
 
 
 def measure_server(log: MatchLog) -> dict:
+    """The server side: time to build the viewer data (all of it, and one seat's) and its size, raw and gzipped."""
     started = time.perf_counter()
     data = match_data(log)
     build_s = time.perf_counter() - started
@@ -48,6 +49,7 @@ def measure_server(log: MatchLog) -> dict:
 
 
 def measure_page(log: MatchLog, steps: int = 300) -> dict:
+    """The page in Chromium (Playwright): times to open and first draw, step and jump times (median, max)."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,6 +84,7 @@ def measure_page(log: MatchLog, steps: int = 300) -> dict:
 
 
 def main() -> None:
+    """Find a long Catan match and print its measurements as JSON lines."""
     parser = argparse.ArgumentParser(prog="python -m engines.view.bench", description=__doc__)
     parser.add_argument("--moves", type=int, default=5000)
     parser.add_argument("--exact", action="store_true",

@@ -24,6 +24,7 @@ Viewer = int | None  # None: the spectator
 
 
 def view_key(viewer: Viewer) -> str:
+    """The key of ``viewer``'s frames in the viewer data: ``spectator`` or the seat number as text."""
     return "spectator" if viewer is None else str(viewer)
 
 

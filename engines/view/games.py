@@ -62,6 +62,7 @@ def scores(game_id: str, observation: Observation) -> list[float] | None:
 
 
 def static_info(game_id: str, num_players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's static tables for its drawing (its view module's ``static_info``), or {} without one."""
     module = view_module(game_id)
     return module.static_info(num_players, options) if module is not None else {}
 

@@ -20,6 +20,7 @@ SEATS = ("heuristic", "random", "heuristic")
 
 
 def main() -> None:
+    """Photograph the viewer of a seeded match of each game (or of ``--games``) into ``folder``."""
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(prog="python -m engines.view.screenshots", description=__doc__)
