@@ -53,7 +53,6 @@ DEFAULT_WEIGHTS: dict[str, dict[int, float]] = {
 }
 
 
-
 # --- the tables of a game -------------------------------------------------------------------------
 @cache
 def table_rules(game: str) -> dict[int, tuple[str, dict]]:

@@ -19,9 +19,9 @@ from tournaments import doorbell, formats
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
 
+
 class TournamentError(ValueError):
     """A tournament that cannot be created as asked (the message says why)."""
-
 
 
 FORMATS = [f.value for f in Tournament.Format]

@@ -244,7 +244,6 @@ class Alhambra(Game):
         cache.redesign_reserve = reserve[:]
         return acts
 
-
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
         cells = s.front_list(seat)
         front = s.cache[seat].front  # cell -> fit flags

@@ -261,4 +261,3 @@ def loans_left(st: ECState) -> tuple[bool, bool]:
         owners = st.loan_owner
         got = derived["loans"] = (-1 in owners[:18], -1 in owners[18:])
     return got
-

@@ -192,6 +192,7 @@ def city_built(st: ECState, needs: dict, seat: int, c: int) -> None:
             got.stale |= 1 << c
             got.by_slot[c] = None
 
+
 #: needs (one per city) -> ([location + 2] -> [card] -> the least need among the card's moves from
 #: there (None: not computed yet; rows made when first asked), money -> bit set of the cities whose
 #: need it affords)

@@ -369,5 +369,4 @@ class TopRace(Game):
         return obs
 
 
-
 GAME = TopRace()
