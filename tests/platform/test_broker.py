@@ -73,6 +73,50 @@ def test_other_queues_messages_stay(tmp_path):
         assert take_all(conn.SimpleQueue("validations")) == [{"version": 7}]
 
 
+def test_an_empty_queue_lists_a_long_folder_at_most_once_per_half_polling_interval(tmp_path, monkeypatch):
+    """A worker polls its remote-control queue between matches: behind a backlog of matches that queue must
+    not list the whole folder at every poll; a queue that used up its listing lists again at once."""
+    from arena.broker import Channel
+
+    monkeypatch.setattr(Channel, "SHORT_LISTING", 3)  # so that five waiting matches make a long listing
+    listings = []
+    real_listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path: listings.append(path) or real_listdir(path))
+    with connection(tmp_path) as conn:
+        conn.transport.polling_interval = 0.4
+        matches, control = conn.SimpleQueue("matches"), conn.SimpleQueue("control")
+        for i in range(5):
+            matches.put({"match": i})
+            time.sleep(0.002)  # names begin with the millisecond they were written
+        first = matches.get(block=False)
+        first.ack()
+        listed = len(listings)
+        for _ in range(50):  # between matches, as a worker's event loop does
+            with pytest.raises(control.Empty):
+                control.get(block=False)
+        assert len(listings) == listed  # the matches' listing served the control queue too
+        control.put({"command": "ping"})
+        time.sleep(0.25)  # more than half the polling interval
+        assert control.get(block=False).payload == {"command": "ping"}
+        assert len(listings) == listed + 1
+        assert [m["match"] for m in take_all(matches)] == [1, 2, 3, 4]
+        matches.put({"match": 5})  # the matches' queue had names in the latest listing: it lists again at once
+        assert [m["match"] for m in take_all(matches)] == [5]
+    assert first.payload == {"match": 0}
+
+
+def test_a_short_folder_is_listed_at_every_poll(tmp_path):
+    """Few messages waiting: a message is seen at the next poll, whichever queue listed last."""
+    with connection(tmp_path) as conn:
+        matches, control = conn.SimpleQueue("matches"), conn.SimpleQueue("control")
+        with pytest.raises(control.Empty):
+            control.get(block=False)
+        control.put({"command": "ping"})
+        matches.put({"match": 1})
+        assert control.get(block=False).payload == {"command": "ping"}
+        assert matches.get(block=False).payload == {"match": 1}
+
+
 def one_message(queue, folder) -> tuple[str, bytes]:
     """Put one message; its file's name and bytes as kombu wrote them."""
     queue.put({"match": 1})
