@@ -10,8 +10,9 @@ written; one written after the listing waits until the listing is used up, behin
 One listing serves every queue the worker polls. A Celery worker also polls its remote-control queue,
 nearly always empty: relisting the whole folder for it at every poll cost a fifth of a worker's time with
 a backlog of matches. A queue that found nothing in the latest listing lists again at once only if that
-listing was short; behind a long one it waits half the polling interval (control commands, never
-matches, wait that much longer). A queue that used up its entries lists again at once.
+listing was short; behind a long one it waits a hundred times as long as that listing took (listings for
+it cost at most 1% of the worker's time), and at least half the polling interval: control commands,
+never matches, wait that much longer. A queue that used up its entries lists again at once.
 
 It also waits for a message's writer: kombu writes a message in place under an exclusive file lock, so
 a taker that renames it mid-write takes the lock shared before reading, and puts back a file found
@@ -40,17 +41,20 @@ class Channel(filesystem.Channel):
 
     #: a listing of at most this many names is cheap to repeat at every poll
     SHORT_LISTING = 256
+    #: behind a long listing, a queue it found empty waits this many times as long as the listing took
+    EMPTY_QUEUE_WAIT_FACTOR = 100
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._listings: dict[str, deque[str]] = {}
         self._found: set[str] = set()  # queues that had names in the latest listing
-        self._listed_at, self._listed_names = 0.0, 0
+        self._listed_at, self._listed_names, self._listing_seconds = 0.0, 0, 0.0
         os.makedirs(self.processed_folder, exist_ok=True)  # a missing one would look like a message taken
 
     def _list(self) -> None:
         """List the folder once, oldest first, into every queue's listing (kombu's names:
         ``<ms>_<uuid>.<queue>.msg``)."""
+        started = time.monotonic()
         names = sorted(os.listdir(self.data_folder_in))
         listings: dict[str, deque[str]] = {}
         for entry in names:
@@ -59,11 +63,13 @@ class Channel(filesystem.Channel):
                 listings.setdefault(queue, deque()).append(entry)
         self._listings, self._found = listings, set(listings)
         self._listed_at, self._listed_names = time.monotonic(), len(names)
+        self._listing_seconds = self._listed_at - started
 
     def _may_list(self, queue: str) -> bool:
         """Whether ``queue``, its listing used up, lists the folder again now."""
         return (queue in self._found or self._listed_names <= self.SHORT_LISTING
-                or time.monotonic() - self._listed_at >= (self.connection.polling_interval or 1.0) / 2)
+                or time.monotonic() - self._listed_at >= max((self.connection.polling_interval or 1.0) / 2,
+                                                             self.EMPTY_QUEUE_WAIT_FACTOR * self._listing_seconds))
 
     def _get(self, queue: str) -> Any:
         """The oldest message waiting in ``queue``; ``Empty`` if there is none."""

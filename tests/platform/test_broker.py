@@ -73,7 +73,7 @@ def test_other_queues_messages_stay(tmp_path):
         assert take_all(conn.SimpleQueue("validations")) == [{"version": 7}]
 
 
-def test_an_empty_queue_lists_a_long_folder_at_most_once_per_half_polling_interval(tmp_path, monkeypatch):
+def test_an_empty_queue_lists_a_long_folder_again_only_after_a_wait(tmp_path, monkeypatch):
     """A worker polls its remote-control queue between matches: behind a backlog of matches that queue must
     not list the whole folder at every poll; a queue that used up its listing lists again at once."""
     from arena.broker import Channel
@@ -97,6 +97,10 @@ def test_an_empty_queue_lists_a_long_folder_at_most_once_per_half_polling_interv
         assert len(listings) == listed  # the matches' listing served the control queue too
         control.put({"command": "ping"})
         time.sleep(0.25)  # more than half the polling interval
+        monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 10 ** 6)  # as if the listing had been slow
+        with pytest.raises(control.Empty):
+            control.get(block=False)
+        monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 100)
         assert control.get(block=False).payload == {"command": "ping"}
         assert len(listings) == listed + 1
         assert [m["match"] for m in take_all(matches)] == [1, 2, 3, 4]
