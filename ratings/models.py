@@ -50,7 +50,8 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One rating update caused by one match; ``sequence`` is the order updates were applied per game."""
 
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    # Not indexed alone: one_change_per_match and change_rating_sequence begin with it.
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes", db_index=False)
     match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="rating_changes")
     sequence = models.PositiveIntegerField()
     rank = models.PositiveSmallIntegerField()

@@ -79,8 +79,10 @@ class Match(models.Model):
         TOURNAMENT = "tournament", "tournament"
         VALIDATION = "validation", "validation"
 
+    # Not indexed alone: the (tournament, status) index below serves it; every index is written at every
+    # status change of a match (PostgreSQL writes all of a row's indexes when an indexed column changes).
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
-                                   related_name="matches")
+                                   related_name="matches", db_index=False)
     purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.TOURNAMENT)
     game = models.CharField(max_length=32, db_index=True)
     options = models.JSONField(default=dict, blank=True)
@@ -90,7 +92,7 @@ class Match(models.Model):
     # Duplicate series (of a duplicate tournament, or a regression gate): the matches of one series share
     # their seed and rotate the seats. None: not part of a series.
     series = models.PositiveIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)  # (status, lease_until)
     lease_token = models.CharField(max_length=36, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -131,9 +133,10 @@ class MatchLog(models.Model):
 
 
 class MatchSeat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # Neither key is indexed alone: seat_unique and seat_version_newest_match begin with them.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
-    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="seats")
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="seats", db_index=False)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
     faults = models.PositiveIntegerField(default=0)

@@ -271,3 +271,19 @@ def test_the_wsgi_application_freezes_its_start_up_objects_and_serves():
     assert out.returncode == 0, out.stderr[-2000:]
     frozen, status, served = json.loads(out.stdout)
     assert frozen > 10_000 and status == "200 OK" and served, out.stdout
+
+
+@pytest.mark.django_db
+def test_the_match_pipelines_tables_have_no_index_a_longer_one_already_serves():
+    """Every index of a match, a seat and a rating change is written as the pipeline stores them: an index
+    whose columns begin another index's (a foreign key's own beside a composite) is write cost for nothing."""
+    tables = [Match._meta.db_table, MatchSeat._meta.db_table, RatingChange._meta.db_table]
+    with connection.cursor() as cursor:
+        for name in tables:
+            indexes = {key: tuple(c["columns"]) for key, c in connection.introspection.get_constraints(cursor, name).items()
+                       if (c["index"] or c["unique"]) and not c["primary_key"]}
+            assert len(indexes) >= 2, name  # introspection found this table's indexes
+            for key, columns in indexes.items():
+                served_by = [other for other, longer in indexes.items()
+                             if other != key and len(longer) > len(columns) and longer[:len(columns)] == columns]
+                assert not served_by, f"{name}: {key} {columns} is served by {served_by}"
