@@ -79,6 +79,8 @@ def test_an_empty_queue_lists_a_long_folder_again_only_after_a_wait(tmp_path, mo
     from arena.broker import Channel
 
     monkeypatch.setattr(Channel, "SHORT_LISTING", 3)  # so that five waiting matches make a long listing
+    monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 1)  # the wait is half the polling interval, even if
+    # a loaded machine takes milliseconds to list six names
     listings = []
     real_listdir = os.listdir
     monkeypatch.setattr(os, "listdir", lambda path: listings.append(path) or real_listdir(path))
@@ -100,7 +102,7 @@ def test_an_empty_queue_lists_a_long_folder_again_only_after_a_wait(tmp_path, mo
         monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 10 ** 6)  # as if the listing had been slow
         with pytest.raises(control.Empty):
             control.get(block=False)
-        monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 100)
+        monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 1)
         assert control.get(block=False).payload == {"command": "ping"}
         assert len(listings) == listed + 1
         assert [m["match"] for m in take_all(matches)] == [1, 2, 3, 4]
