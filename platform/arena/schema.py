@@ -26,4 +26,3 @@ def drop_single_column_indexes(indexes: Sequence[Index]) -> migrations.RunPython
             schema_editor.execute(f'CREATE INDEX IF NOT EXISTS "{name}" ON "{table}" ("{column}")')
 
     return migrations.RunPython(forwards, backwards)
-
