@@ -280,7 +280,8 @@ def test_the_match_pipelines_tables_have_no_index_a_longer_one_already_serves():
     tables = [Match._meta.db_table, MatchSeat._meta.db_table, RatingChange._meta.db_table]
     with connection.cursor() as cursor:
         for name in tables:
-            indexes = {key: tuple(c["columns"]) for key, c in connection.introspection.get_constraints(cursor, name).items()
+            constraints = connection.introspection.get_constraints(cursor, name)
+            indexes = {key: tuple(c["columns"]) for key, c in constraints.items()
                        if (c["index"] or c["unique"]) and not c["primary_key"]}
             assert len(indexes) >= 2, name  # introspection found this table's indexes
             for key, columns in indexes.items():
