@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.SeparateDatabaseAndState(
             database_operations=[drop_single_column_indexes([
-                ("ratings_ratingchange", "rating_id", "ratings_ratingchange_rating_id_5893d529"),
+                ("ratings_ratingchange", "rating_id", "ratings_ratingchange_rating_id_5893d529", False),
             ])],
             state_operations=[
                 migrations.AlterField(

@@ -23,10 +23,11 @@ class Migration(migrations.Migration):
     operations = [
         migrations.SeparateDatabaseAndState(
             database_operations=[drop_single_column_indexes([
-                ("tournaments_match", "status", "tournaments_match_status_ae5cb519"),
-                ("tournaments_match", "tournament_id", "tournaments_match_tournament_id_443e00bf"),
-                ("tournaments_matchseat", "match_id", "tournaments_matchseat_match_id_072751ce"),
-                ("tournaments_matchseat", "bot_version_id", "tournaments_matchseat_bot_version_id_d09598fb"),
+                ("tournaments_match", "status", "tournaments_match_status_ae5cb519", True),
+                ("tournaments_match", "tournament_id", "tournaments_match_tournament_id_443e00bf", False),
+                ("tournaments_matchseat", "match_id", "tournaments_matchseat_match_id_072751ce", False),
+                ("tournaments_matchseat", "bot_version_id", "tournaments_matchseat_bot_version_id_d09598fb",
+                 False),
             ])],
             state_operations=[
                 migrations.AlterField(
