@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.bulk import Statement, insert_rows, table, update_rows
+from ratings import free_for_all
 from ratings.models import BracketRating
 
 ALL = "all"
@@ -43,10 +44,9 @@ def bracket_writes(game: str, ruleset: str, seats: Sequence, known_rows: Sequenc
         return []
     known = {version: (pk, mu, sigma, games) for pk, version, mu, sigma, games in known_rows}
     before = [known.get(s.bot_version_id, (None, env.mu, env.sigma, 0)) for s in seats]
-    new = env.rate([(env.create_rating(mu, sigma),) for _pk, mu, sigma, _games in before],
-                   ranks=[s.rank for s in seats])
+    new = free_for_all.rate(env, [(mu, sigma) for _pk, mu, sigma, _games in before], [s.rank for s in seats])
     changed = {}  # a version seated twice: the last seat's update (read before any update), as the overall one
-    for seat, (pk, _mu, _sigma, games), (after,) in zip(seats, before, new):
+    for seat, (pk, _mu, _sigma, games), after in zip(seats, before, new):
         changed[seat.bot_version_id] = (pk, after.mu, after.sigma, games + 1)
     fresh = [{"bot_version_id": version, "game": game, "ruleset": ruleset, "bracket": bracket, "mu": mu,
               "sigma": sigma, "games": games, "updated_at": now}

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.bulk import Result, Statement, insert_rows, run_statements, table, update_rows
+from ratings import free_for_all
 from ratings.brackets import bracket_of, bracket_read, bracket_writes
 from ratings.models import BracketRating, GameLock, Rating, RatingChange
 
@@ -174,15 +175,14 @@ def apply_rating(sequence: int, match_id: int, game: str, ruleset: str, seats: S
         created, = run_statements([insert_rows(Rating, fresh)] + [read_ratings(ruleset, missing)[0]])[1:]
         known.update((row[1], row) for row in created.rows)
     ratings = [known[v] for v in versions]
-    new = env.rate([(env.create_rating(mu, sigma),) for _pk, _v, mu, sigma, _games in ratings],
-                   ranks=[s.rank for s in seats])
+    new = free_for_all.rate(env, [(mu, sigma) for _pk, _v, mu, sigma, _games in ratings], [s.rank for s in seats])
     writes = [insert_rows(RatingChange, [
         {"rating_id": pk, "match_id": match_id, "sequence": sequence, "rank": seat.rank, "mu_before": mu,
          "sigma_before": sigma, "mu_after": after.mu, "sigma_after": after.sigma, "created_at": now}
-        for (pk, _v, mu, sigma, _games), seat, (after,) in zip(ratings, seats, new)])]
+        for (pk, _v, mu, sigma, _games), seat, after in zip(ratings, seats, new)])]
     # A version seated twice: its last seat's values, one more game (one row per rating).
     writes.append(update_rows(Rating, "id", {pk: {"mu": after.mu, "sigma": after.sigma, "updated_at": now}
-                                             for (pk, *_), (after,) in zip(ratings, new)}, increment=("games",)))
+                                             for (pk, *_), after in zip(ratings, new)}, increment=("games",)))
     # The leaderboard of its player count (2, 3-4, 5-6).
     writes += bracket_writes(game, ruleset, seats, results[1].rows if len(results) > 1 else [], env, now)
     run_statements(writes, commit=commit)

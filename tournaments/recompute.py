@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from openskill.models import PlackettLuce
 
+from ratings import free_for_all
 from ratings.brackets import ALL, bracket_of
 from ratings.models import BracketRating, ModelRating, RatingChange
 from ratings.services import environment, lock_game
@@ -36,8 +37,7 @@ def _trueskill() -> tuple[tuple[float, float], Rater]:
     env = environment()
 
     def rate(before, ranks):
-        new = env.rate([(env.create_rating(mu, sigma),) for mu, sigma in before], ranks=ranks)
-        return [(r.mu, r.sigma) for (r,) in new]
+        return [(r.mu, r.sigma) for r in free_for_all.rate(env, before, ranks)]
 
     return (env.mu, env.sigma), rate
 

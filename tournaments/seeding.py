@@ -30,6 +30,7 @@ from engines.logcodec import encode_log
 from engines.match import play_match
 from engines.players import make_bot
 from players.models import Player
+from ratings import free_for_all
 from ratings.brackets import bracket_of
 from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.services import environment
@@ -178,8 +179,7 @@ class RatingBook:
         before = [(r, r[1], r[2]) for r in rows]
         if self.real_trueskill:
             env = environment()
-            new = env.rate([(env.create_rating(r[1], r[2]),) for r in rows], ranks=list(ranks))
-            for r, (after,) in zip(rows, new):
+            for r, after in zip(rows, free_for_all.rate(env, [(r[1], r[2]) for r in rows], ranks)):
                 r[1], r[2] = after.mu, after.sigma
         else:
             # The stand-in: a winner gains, a loser loses, in proportion to its uncertainty.
