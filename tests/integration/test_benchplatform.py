@@ -1,6 +1,6 @@
 """`benchplatform --scaling`: one worker and two in turn on real worker processes (the embedded SQLite and
 filesystem broker), every match stored and rated, the ratios of their matches/s printed (whole runs and
-the workers' steady state)."""
+the workers' steady state), and the machine's own ratio beside them (engine-only processes)."""
 import json
 import os
 import subprocess
@@ -17,11 +17,12 @@ def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_pat
                ARENA_CACHE_URL="locmem://")
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
-    proc = subprocess.run([*manage, "benchplatform", "--scaling", "1", "--matches", "6", "--workers", "2"],
+    proc = subprocess.run([*manage, "benchplatform", "--scaling", "1", "--matches", "6", "--workers", "2",
+                           "--machine-seconds", "0.5"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
     lines = [json.loads(line) for line in proc.stdout.strip().splitlines()]
-    runs, summary = lines[:-1], lines[-1]
+    runs, (machine,), summary = lines[:-2], lines[-2:-1], lines[-1]
     assert [run["workers"] for run in runs] == [1, 2]
     for run in runs:
         assert run["matches"] == 6 and run["moves"] > 0 and run["progress_polls"] >= 1
@@ -34,6 +35,11 @@ def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_pat
     assert summary["median_ratio"] == summary["ratios"][0]
     assert summary["steady_ratios"] == [round(runs[1]["steady_matches_per_s"] / runs[0]["steady_matches_per_s"], 2)]
     assert summary["steady_median_ratio"] == summary["steady_ratios"][0]
+    # The machine's ratio: two engine-only processes at once against one, each having played games.
+    assert machine["machine"] == "2 engine processes / 1" and machine["game"] == "port_royal"
+    assert machine["games_per_s_one"] > 0 and machine["games_per_s_2"] > 0
+    assert abs(machine["ratio"] - machine["games_per_s_2"] / machine["games_per_s_one"]) < 0.02  # printed rounded
+    assert summary["machine_ratios"] == [machine["ratio"]] and summary["machine_median_ratio"] == machine["ratio"]
     # Every match of both runs was stored and rated (two rated round robins of 6 plus the warm-ups of 4 and 8).
     check = subprocess.run([*manage, "shell", "-c", "from tournaments.models import Match; from ratings.models import "
                             "RatingChange; print(Match.objects.filter(status='finished').count(), "

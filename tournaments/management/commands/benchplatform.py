@@ -4,13 +4,17 @@ and what the platform adds to each match beyond the engine's own play. Not a tes
 Two rates per run: ``matches_per_s`` over the whole run (creating the tournament and ringing its doorbells
 included: this process's work, on the same cores as the workers) and ``steady_matches_per_s``, the
 workers' own rate once every match waits in the queue (from the moment the tournament was created to
-the last match stored). ``--scaling`` compares one worker with several on both."""
+the last match stored). ``--scaling`` compares one worker with several on both, and beside them the
+machine's own scaling at that moment: as many engine-only processes as workers against one (no database,
+no broker, no lock), what the cores give to CPU-bound work alone."""
 import cProfile
 import io
 import json
 import os
 import pstats
 import statistics
+import subprocess
+import sys
 import time
 
 from django.conf import settings
@@ -26,7 +30,7 @@ from tournaments.models import Match, MatchLog
 from tournaments.pipeline import run_match
 from tournaments.selectors import tournament_progress
 from tournaments.services import create_tournament
-from tournaments.workers import start_workers, stop_workers
+from tournaments.workers import ROOT, start_workers, stop_workers
 
 
 def engine_ms_per_match(matches: list[Match]) -> tuple[float, float]:
@@ -41,6 +45,16 @@ def engine_ms_per_match(matches: list[Match]) -> tuple[float, float]:
         play_match(match.game, [make_bot(name, match.game, seed=seed) for name, seed in bots], match.seed, match.options)
     count = max(1, len(matches))
     return (time.perf_counter() - wall) * 1000 / count, (time.process_time() - cpu) * 1000 / count
+
+
+def engine_processes_rate(game: str, count: int, seconds: float, players: int) -> float:
+    """Games/s of ``count`` engine-only self-play processes run at once (``python -m engines bench``), summed:
+    what the machine's cores give to that many CPU-bound processes, with nothing of the platform."""
+    argv = [sys.executable, "-m", "engines", "bench", "--game", game, "--seconds", str(seconds),
+            "--players", str(players)]
+    procs = [subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(count)]
+    outputs = [proc.communicate(timeout=seconds + 120)[0] for proc in procs]
+    return sum(json.loads(out.strip().splitlines()[-1])["games_per_s"] for out in outputs)
 
 
 def cpu_seconds(pids: list[int]) -> float | None:
@@ -100,12 +114,16 @@ class Command(BaseCommand):
                             help="ROUNDS runs of one worker and of --workers in turn; then a line with the ratios of "
                                  "their matches/s, pair by pair, and the median, for the whole runs and for the "
                                  "workers' steady state")
+        parser.add_argument("--machine-seconds", type=float, default=3.0, metavar="S",
+                            help="with --scaling: after each pair, S seconds of one engine-only process and S of "
+                                 "--workers at once, the machine's own ratio (0: not measured)")
         parser.add_argument("--rate-only", action="store_true",
                             help="time rate_match alone on this database's rated versions (e.g. seedscale's million "
                                  "matches): --matches finished matches of --seats rated versions, each rated in its "
                                  "own transaction")
 
-    def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, scaling, **options):
+    def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, scaling, machine_seconds,
+               **options):
         if rate_only:
             print(json.dumps(bench_rate_match(game, matches, seats)))
             return
@@ -119,11 +137,19 @@ class Command(BaseCommand):
             raise CommandError("--scaling compares one worker with --workers: give --workers 2 or more")
         # One worker, then --workers, in turn: each pair sees the same machine load.
         runs: dict[int, list[dict]] = {1: [], workers: []}
+        machine: list[float] = []  # per round: engine-only processes, --workers of them at once against one
         for _ in range(scaling):
             for count in (1, workers):
                 line = self.throughput(game, matches, count, seats, entrants)
                 runs[count].append(line)
                 print(json.dumps(line), flush=True)
+            if machine_seconds > 0:
+                one = engine_processes_rate(game, 1, machine_seconds, seats)
+                many = engine_processes_rate(game, workers, machine_seconds, seats)
+                machine.append(round(many / one, 2))
+                print(json.dumps({"machine": f"{workers} engine processes / 1", "game": game,
+                                  "seconds": machine_seconds, "games_per_s_one": round(one, 1),
+                                  f"games_per_s_{workers}": round(many, 1), "ratio": machine[-1]}), flush=True)
 
         def ratios(rate: str) -> list[float]:
             return sorted(round(many[rate] / one[rate], 2) for one, many in zip(runs[1], runs[workers])
@@ -136,7 +162,10 @@ class Command(BaseCommand):
                           "ratios": whole, "median_ratio": round(statistics.median(whole), 2),
                           # the workers once every match is enqueued
                           "steady_ratios": steady, "steady_median_ratio": round(statistics.median(steady), 2) if steady else None,
-                          "goal_ratio": 1.8}))
+                          "goal_ratio": 1.8,
+                          # what the cores gave CPU-bound work alone in the same rounds (the ceiling of the above)
+                          "machine_ratios": sorted(machine),
+                          "machine_median_ratio": round(statistics.median(machine), 2) if machine else None}))
 
     def throughput(self, game: str, matches: int, workers: int, seats: int, entrants: list, in_process: bool = False,
                    profile: bool = False) -> dict:
