@@ -75,6 +75,12 @@ def test_bad_tables_are_refused_as_trueskill_refuses_them():
         free_for_all.rate(env, [(25.0, 8.0)], [0])
     with pytest.raises(ValueError):
         free_for_all.rate(env, [(25.0, 8.0), (25.0, 8.0)], [0])
+    # a draw probability computed from the ratings (the library allows one) would need the graph's team
+    # performances: refused rather than rated with a wrong margin
+    dynamic = trueskill.TrueSkill(draw_probability=lambda a, b, env: 0.1, backend=None)
+    assert library(dynamic, [(25.0, 8.0), (26.0, 8.0)], [0, 1]) is not ValueError
+    with pytest.raises(ValueError, match="draw probability"):
+        free_for_all.rate(dynamic, [(25.0, 8.0), (26.0, 8.0)], [0, 1])
 
 
 def test_other_environments_too():
