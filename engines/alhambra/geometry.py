@@ -282,30 +282,32 @@ def cut_cells(alhambra: dict[int, int], codes: dict[int, int]) -> set[int] | Non
     """The cut tiles of the passage graph (removing one strands others; the fountain may be listed
     too), or None when some tile is already unreachable (only hand-built Alhambras). One depth-first
     search from the fountain with Hopcroft-Tarjan low points, the passages read from ``codes``."""
-    steps = CODE_PASS_STEPS
     disc = {ORIGIN: 0}
-    low = {ORIGIN: 0}
     cut: set[int] = set()
-    stack = [(ORIGIN, iter(steps[codes[ORIGIN]]))]
-    while stack:
-        v, children = stack[-1]
-        for step in children:
-            w = v + step
-            if w not in disc:
-                disc[w] = low[w] = len(disc)
-                stack.append((w, iter(steps[codes[w]])))
-                break
-            if disc[w] < low[v]:
-                low[v] = disc[w]
-        else:
-            stack.pop()
-            if stack:
-                parent = stack[-1][0]
-                if low[v] < low[parent]:
-                    low[parent] = low[v]
-                if low[v] >= disc[parent]:
-                    cut.add(parent)
+    _low_point(ORIGIN, 0, codes, disc, cut, CODE_PASS_STEPS)
     return cut if len(disc) == len(alhambra) else None
+
+
+def _low_point(v: int, d: int, codes: dict[int, int], disc: dict[int, int], cut: set[int],
+               steps: tuple[tuple[int, ...], ...]) -> int:
+    """Visit cell ``v`` (discovered ``d``-th) for ``cut_cells``: number the cells it leads to in ``disc``,
+    add the cut tiles to ``cut`` and return the lowest number reachable from its subtree by one back
+    passage. Recursive (at most 55 deep), a module function: half the time of an explicit stack, and no
+    closure cycle for the garbage collector."""
+    low = d
+    for step in steps[codes[v]]:
+        w = v + step
+        dw = disc.get(w)
+        if dw is None:
+            dw = disc[w] = len(disc)
+            below = _low_point(w, dw, codes, disc, cut, steps)
+            if below >= d:  # nothing under w reaches above v: v cuts w off
+                cut.add(v)
+            if below < low:
+                low = below
+        elif dw < low:
+            low = dw
+    return low
 
 
 def removable(alhambra: dict[int, int], codes: dict[int, int] | None = None,

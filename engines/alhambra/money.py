@@ -193,26 +193,39 @@ def payment_sets(values: list[int], price: int, every: bool = False) -> tuple[tu
 
 
 def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
-    distinct = sorted(set(values), reverse=True)
-    have = [values.count(v) for v in distinct]
+    distinct: list[int] = []
+    left: list[int] = []  # the cards of each distinct value not in the payment being built
+    for v in values:  # descending: equal values side by side
+        if distinct and distinct[-1] == v:
+            left[-1] += 1
+        else:
+            distinct.append(v)
+            left.append(1)
+    reach = [0] * (len(distinct) + 1)  # reach[k]: all the cards from the k-th distinct value on
+    for k in range(len(distinct) - 1, -1, -1):
+        reach[k] = reach[k + 1] + distinct[k] * left[k]
     out: list[tuple[int, ...]] = []
-    _walk(distinct, have, price, every, 0, 0, [], out)
+    _walk(distinct, left, reach, price, every, 0, 0, [], out)
     return out
 
 
-def _walk(distinct: list[int], have: list[int], price: int, every: bool, start: int, total: int,
+def _walk(distinct: list[int], left: list[int], reach: list[int], price: int, every: bool, start: int, total: int,
           chosen: list[int], out: list[tuple[int, ...]]) -> None:
     """The depth-first search of ``_payments`` (a module function: a nested one would make a reference
-    cycle per call, left for the garbage collector)."""
+    cycle per call, left for the garbage collector). A branch stops where even every card left cannot
+    reach the price: it would find no payment, so the order of the others stays."""
     for k in range(start, len(distinct)):
-        v = distinct[k]
-        if chosen.count(v) >= have[k]:
-            continue
-        chosen.append(v)
-        if total + v >= price:
-            out.append(tuple(chosen))
-            if every:
-                _walk(distinct, have, price, every, k, total + v, chosen, out)
-        else:
-            _walk(distinct, have, price, every, k, total + v, chosen, out)
-        chosen.pop()
+        if total + reach[k] < price:  # reach only falls with k
+            return
+        if left[k]:
+            v = distinct[k]
+            left[k] -= 1
+            chosen.append(v)
+            if total + v >= price:
+                out.append(tuple(chosen))
+                if every:
+                    _walk(distinct, left, reach, price, every, k, total + v, chosen, out)
+            else:
+                _walk(distinct, left, reach, price, every, k, total + v, chosen, out)
+            chosen.pop()
+            left[k] += 1

@@ -232,14 +232,15 @@ class Alhambra(Game):
             for t in cache.removable:
                 acts.append(_REMOVE[t])
             if distinct:
-                tiles = cache.tiles
-                swap_fit = cache.swap_fit
+                codes = cache.codes
+                swap_fits = geo.SWAP_FIT_FLAGS
+                cells = cache.cells
                 for tile in distinct:
                     w = TILE_WALLS[tile]
                     row = _SWAP[tile]
-                    for there in tiles:
-                        if swap_fit[there][w]:
-                            acts.append(row[there])
+                    for c in cells:
+                        if swap_fits[codes[c]][w]:
+                            acts.append(row[alhambra[c]])
         cache.redesign = acts
         cache.redesign_reserve = reserve[:]
         return acts
@@ -422,8 +423,8 @@ class Alhambra(Game):
     def _tile_cell(s: AlhambraState, seat: int, tile: int) -> int:
         """The cell of a tile of a seat's Alhambra."""
         cache = s.cache[seat]
-        if cache is not None and cache.tiles is not None:  # set whenever a removal or swap was listed
-            return cache.cells[cache.tiles.index(tile)]
+        if cache is not None:
+            return cache.where[tile]
         return _cell_of(s.alhambras[seat], tile)
 
     def _place(self, s: AlhambraState, seat: int, action: Action) -> list[Event]:
@@ -577,30 +578,19 @@ class Alhambra(Game):
 
     @staticmethod
     def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
-        """Fill ``cache.removable`` (R1, R2), ``cache.tiles`` and ``cache.swap_fit``."""
+        """Fill ``cache.removable`` (R1, R2)."""
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
-        tiles = cache.tiles = []
-        swap_fit = cache.swap_fit
-        swap_fits = geo.SWAP_FIT_FLAGS
+        cache.removable = removable = []
         # plain loops: a few cells, where map/zip objects cost more than they save
         if cache.connected and cache.edges == len(cells):
             # the passages form a tree (n - 1 of them): the tiles with 2+ passages are the cut tiles
             leaf = geo.LEAF
-            cache.removable = removable = []
             for c in cells:
-                t = alhambra[c]
-                code = codes[c]
-                tiles.append(t)
-                swap_fit[t] = swap_fits[code]
-                if leaf[code]:
-                    removable.append(t)
+                if leaf[codes[c]]:
+                    removable.append(alhambra[c])
             return
-        for c in cells:
-            t = alhambra[c]
-            tiles.append(t)
-            swap_fit[t] = swap_fits[codes[c]]
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
             cache.connected = cache.cut is not None
@@ -608,7 +598,6 @@ class Alhambra(Game):
         if cut is None:
             cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
         else:
-            cache.removable = removable = []
             for c in cells:
                 if c not in cut and codes[c] & 15 != 15:
                     removable.append(alhambra[c])

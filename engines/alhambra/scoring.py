@@ -16,16 +16,25 @@ def score_round(r: int, seat_counts: list[list[int]], dirk_counts: list[int] | N
     gained = [0] * len(scorers)
     for t in BUILDING_TYPES:
         table = POINTS[t][r - 1]
-        counts = sorted({c[t] for c in scorers if c[t] > 0}, reverse=True)
+        left = []  # each scorer's count of type t, set to 0 once the scorer has its place
+        for counts in scorers:
+            left.append(counts[t])
         place = 0
-        for count in counts:
-            group = [i for i, c in enumerate(scorers) if c[t] == count]
-            pot = sum(table[place + k] for k in range(len(group)) if place + k < len(table))
-            for i in group:
-                gained[i] += pot // len(group)
-            place += len(group)
-            if place >= len(table):
+        # the highest count left takes the next places (plain loops: a comprehension's frame costs more
+        # than the few scorers it loops over)
+        while place < len(table):
+            count = max(left)
+            if count <= 0:
                 break
+            group = []
+            for i, k in enumerate(left):
+                if k == count:
+                    group.append(i)
+                    left[i] = 0
+            share = sum(table[place:place + len(group)]) // len(group)  # places beyond the table pay 0
+            for i in group:
+                gained[i] += share
+            place += len(group)
     for i in range(n):
         gained[i] += walls[i]
     return gained[:n], (gained[n] if dirk_counts is not None else 0), list(walls)

@@ -16,10 +16,10 @@ ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placeme
 
 
 class SeatCache:
-    """Derived facts about one Alhambra: the neighbourhood codes and the frontier are kept up to date
-    across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
+    """Derived facts about one Alhambra: the neighbourhood codes, the frontier and the tiles' cells are kept
+    up to date across changes (``AlhambraState.changed``), the rest is rebuilt lazily after a change."""
 
-    __slots__ = ("codes", "front", "cells", "edges", "front_list", "cut", "connected", "removable", "tiles", "swap_fit",
+    __slots__ = ("codes", "front", "cells", "where", "edges", "front_list", "cut", "connected", "removable",
                  "redesign", "redesign_reserve", "longest_wall")
 
     def __init__(self, alhambra: dict[int, int]) -> None:
@@ -30,6 +30,10 @@ class SeatCache:
         self.front: dict[int, tuple[bool, ...]] = geo.front_of(alhambra, codes)
         #: the occupied cells but the fountain's, sorted
         self.cells: list[int] = sorted(c for c in alhambra if c != geo.ORIGIN)
+        #: tile -> its cell, for the tiles in the Alhambra (kept up to date; other entries are stale)
+        self.where: list[int] = [0] * len(TILE_WALLS)
+        for c, t in alhambra.items():
+            self.where[t] = c
         #: the number of passages between tiles
         self.edges: int = sum(geo.PASS_COUNT[codes[c]] for c in alhambra) // 2
         self.front_list: list[int] | None = None  # the frontier's cells, sorted (ints sort and free faster than pairs)
@@ -37,10 +41,7 @@ class SeatCache:
         self.cut: set[int] | None = None
         #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
         self.connected = False
-        self.removable: list[int] | None = None
-        self.tiles: list[int] | None = None  # the tiles but the fountain, in cell order
-        #: tile -> the flags of the wall masks that may replace it (read for the tiles listed in ``tiles`` only)
-        self.swap_fit: list[tuple[bool, ...]] = [()] * len(TILE_WALLS)
+        self.removable: list[int] | None = None  # the removable tiles, in cell order
         #: the redesign actions, valid while the Alhambra and the reserve stay as they were
         self.redesign: list[Action] | None = None
         self.redesign_reserve: list[int] | None = None
@@ -67,7 +68,7 @@ class AlhambraState:
 
     def changed(self, seat: int, c: int, old: int | None, new: int | None) -> None:
         """Seat's Alhambra changed on cell ``c`` from tile ``old`` to ``new`` (None: empty): update the
-        codes and the frontier, drop the other derived facts."""
+        codes, the frontier and the tiles' cells, drop the other derived facts."""
         cache = self.cache[seat]
         if cache is None:
             return
@@ -78,6 +79,7 @@ class AlhambraState:
         cut = cache.cut
         if old is None:  # a tile placed by the rules: it opens onto some tile, so it is reachable
             insort(cache.cells, c)
+            cache.where[new] = c
             steps = geo.CODE_PASS_STEPS[codes[c]]  # its passages (the code holds its walls now)
             cache.edges += len(steps)
             if cut is not None and len(steps) == 1:
@@ -90,16 +92,13 @@ class AlhambraState:
             cache.edges -= geo.PASS_COUNT[code | TILE_WALLS[old] << 12]
             cache.cut = None
         else:  # a swap keeps the passages, unless the old tile did not match its neighbours (hand-built)
-            tiles = cache.tiles
-            if tiles is not None and not (TILE_WALLS[old] ^ TILE_WALLS[new]) & code & 15:
+            cache.where[new] = c
+            removable = cache.removable
+            if removable is not None and not (TILE_WALLS[old] ^ TILE_WALLS[new]) & code & 15:
                 # the same walls towards every neighbour: the neighbours' codes, the passages, the cut
-                # tiles and which cells are removable stay; only the tile's id changes in the removal facts
-                tiles[tiles.index(old)] = new
-                removable = cache.removable
+                # tiles and which cells are removable stay; only the tile's id changes
                 if old in removable:
                     removable[removable.index(old)] = new
-                swap_fit = cache.swap_fit
-                swap_fit[new] = swap_fit[old]  # SWAP_FITS reads the neighbours' bits only
                 cache.front_list = cache.redesign = cache.longest_wall = None
                 return
             was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
@@ -107,7 +106,7 @@ class AlhambraState:
                 cache.edges += geo.POPCOUNT[now] - geo.POPCOUNT[was]
                 cache.cut = None
                 cache.connected = False
-        cache.front_list = cache.removable = cache.tiles = cache.redesign = cache.longest_wall = None
+        cache.front_list = cache.removable = cache.redesign = cache.longest_wall = None
 
     def front(self, seat: int) -> list[tuple[int, int, int]]:
         """The sorted frontier (cell, occupied, walled) of a seat's Alhambra."""
