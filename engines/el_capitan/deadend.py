@@ -4,8 +4,9 @@ finished with a main action after it.
 ``Finisher`` answers for one seat from its needs (the least money for a main action on arriving in
 each city), kept in ``st.need_cache`` from decision to decision while valid (``KEEP_NEEDS``,
 ``SHIP_ONLY``, ``harbours_changed`` and ``city_built`` say what an action leaves stale); its plans
-search the cards that may be played: ``_free_plan`` when every card is free, else the lower bound
-``_relaxed_possible`` then ``_search``.
+search the cards that may be played: ``_free_plan`` when every card is free (a lower bound, two
+moves, then the search), else the lower bound ``_relaxed_plan`` (whose path is often a plan
+already) then ``_search``; ``Finisher.buy_plan`` first asks what the buys of one price share.
 """
 from __future__ import annotations
 
@@ -65,8 +66,43 @@ def _step_table(k: int) -> list[int]:
 
 #: STEP[k][cities]: where card k takes the ship from any city of a bit set (None: not made yet)
 STEP: list[list[int] | None] = [None] * len(CARD_IDS)
+
+
+def _into_table(k: int) -> list[int]:
+    """INTO[k], made on first use (as STEP)."""
+    before = [0] * NCITY  # before[c]: the cities from which card k takes the ship to c
+    for a in range(NCITY):
+        for b in MOVES[k][a + 2]:
+            before[b] |= 1 << a
+    table = [0] * (1 << NCITY)
+    for cities in range(1, 1 << NCITY):
+        low = cities & -cities
+        table[cities] = table[cities ^ low] | before[low.bit_length() - 1]
+    INTO[k] = table
+    return table
+
+
+#: INTO[k][cities]: the cities from which card k takes the ship into a bit set (None: not made yet)
+INTO: list[list[int] | None] = [None] * len(CARD_IDS)
+
 #: BITS[cities]: the cities of a bit set, ascending
 BITS = tuple(tuple(b for b in range(NCITY) if cities >> b & 1) for cities in range(1 << NCITY))
+
+
+def _two_moves(lp: int, cards: list[int], target: int) -> bool:
+    """Whether one of ``cards`` takes the ship from ``lp`` (location + 2) to a city from which another
+    takes it into ``target`` (a bit set). A move never stays, so the first never ends where it
+    started, and the search allows a second that returns to the start."""
+    once = twice = 0  # the cities from which one card, two cards or more reach the target
+    for k in cards:
+        into = (INTO[k] or _into_table(k))[target]
+        twice |= once & into
+        once |= into
+    for k in cards:
+        first = MOVE_MASK[k][lp]
+        if first & twice or first & once & ~INTO[k][target]:
+            return True
+    return False
 
 
 def _free_plan(loc: int, cards: list[int], target: int) -> bool:
@@ -85,6 +121,8 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
         if more == reach:
             return False
         reach = more
+    if _two_moves(lp, cards, target):  # the commonest plan
+        return True
     masks = []
     bit = 1
     for k in cards:
@@ -124,11 +162,13 @@ def _free_search(lp: int, start_bit: int, masks: list[tuple[int, tuple[int, ...]
 _COST = itemgetter(1)
 
 
-def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> bool:
-    """Lower bound ignoring that each card is used once: False proves no plan exists. ``pool``
-    (card, cost) is sorted by cost."""
+def _relaxed_plan(loc: int, pool: list[tuple[int, int]], budget: int, need: list[int]) -> int:
+    """The lower bound that ignores that each card is used once: 0 proves no plan exists; 2 found
+    one that happens to play each card once (a plan); 1: maybe. ``pool`` (card, cost) is sorted by
+    cost."""
     dist = [INF] * (NCITY + 2)  # by location + 2; the start is never reached again
     dist[loc + 2] = 0
+    via: list[tuple[int, int] | None] = [None] * (NCITY + 2)  # the city and card each one is reached by
     arrive = [INF] * NCITY  # arriving by at least one move
     frontier = [(0, loc)]
     while frontier:
@@ -145,11 +185,21 @@ def _relaxed_possible(loc: int, pool: list[tuple[int, int]], budget: int, need: 
                 if nd < arrive[b]:
                     arrive[b] = nd
                     if nd + need[b] <= budget:
-                        return True
+                        # the path here is a plan if no card comes twice on it: no city does (b on
+                        # it would have been arrived at before, for less; the start is never reached)
+                        cards = 1 << k
+                        x = u
+                        while x != loc:
+                            x, card = via[x + 2]
+                            if cards >> card & 1:
+                                return 1
+                            cards |= 1 << card
+                        return 2
                     if nd < dist[b + 2]:
                         dist[b + 2] = nd
+                        via[b + 2] = (u, k)
                         heappush(frontier, (nd, b))
-    return False
+    return 0
 
 
 #: actions that change no seat's needs (main_needs): not the board, the harbours nor a supply
@@ -211,6 +261,10 @@ def _reach_for(need: list[int]) -> tuple[list[list[int | None] | None], dict[int
     return reach
 
 
+#: buy_plan's shared answers: no buy of the price, every one, ask plan
+_NONE, _SURE, _OPEN = 0, 1, 2
+
+
 def seat_finisher(st: ECState, p: int, disp: list[int]) -> "Finisher":
     """Seat p's ``Finisher`` for this decision (``disp``: both displays), kept in ``st.need_cache``
     with its needs while they stay valid (see ``Finisher.__init__``)."""
@@ -224,7 +278,7 @@ def seat_finisher(st: ECState, p: int, disp: list[int]) -> "Finisher":
         fin.patch()
     fin.hand = st.hand[p]
     fin.disp = disp
-    fin.cheapest = None
+    fin.cheapest = fin.by_left = None
     return fin
 
 
@@ -234,7 +288,7 @@ class Finisher:
     valid, and the hand and display of the current decision."""
 
     __slots__ = ("st", "p", "need", "min_need", "reach", "targets", "by_slot", "stale", "supply",
-                 "hand", "disp", "cheapest")
+                 "hand", "disp", "cheapest", "by_left")
 
     def __init__(self, st: ECState, p: int):
         # A seat's needs depend on the board, the harbours and its supply only: buying, passing,
@@ -258,6 +312,7 @@ class Finisher:
         self.hand: list[int] = []
         self.disp: list[int] = []
         self.cheapest: tuple[int, int, int] | None = None  # see plan
+        self.by_left: dict[int, int] | None = None  # see buy_plan
 
     def patch(self) -> None:
         """Recompute the stale needs."""
@@ -348,6 +403,59 @@ class Finisher:
                     return True
         return False
 
+    def target(self, money: int) -> int:
+        """The cities whose need ``money`` affords, as a bit set (kept for these needs)."""
+        target = 0
+        need = self.need
+        for c in range(NCITY):
+            if need[c] <= money:
+                target |= 1 << c
+        self.targets[money] = target
+        return target
+
+    def buy_plan(self, loc: int, left: int, k: int) -> bool:
+        """``plan`` after buying display card k with ``left`` money left. What the buys of one price
+        share is kept for the decision and answers first: no buy of them can be followed by a plan
+        if the ship cannot even reach a city that ``left`` affords playing the hand, the cards of
+        that price and the display cards still affordable on top as often as wished; every one can
+        if two hand cards take the ship there."""
+        by_left = self.by_left
+        if by_left is None:
+            by_left = self.by_left = {}
+        shared = by_left.get(left)
+        if shared is None:
+            shared = by_left[left] = self._buys_at(loc, left, CARD_PRICE[k])
+        if shared != _OPEN:
+            return shared == _SURE
+        return self.plan(loc, left, -1, k)
+
+    def _buys_at(self, loc: int, left: int, price: int) -> int:
+        """``buy_plan``'s shared answer for the display cards of ``price``: _NONE, _SURE or _OPEN."""
+        target = self.targets.get(left)
+        if target is None:
+            target = self.target(left)
+        lp = loc + 2
+        limit = left - self.min_need
+        hand = self.hand
+        reach = 0
+        steps = []
+        for k in hand:
+            reach |= MOVE_MASK[k][lp]
+            steps.append(STEP[k] or _step_table(k))
+        for k in self.disp:
+            cost = CARD_PRICE[k]
+            if cost == price or cost <= limit:
+                reach |= MOVE_MASK[k][lp]
+                steps.append(STEP[k] or _step_table(k))
+        while not reach & target:
+            more = reach
+            for step in steps:
+                more |= step[reach]
+            if more == reach:
+                return _NONE
+            reach = more
+        return _SURE if _two_moves(lp, hand, target) else _OPEN
+
     def plan(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
         """``can`` without its one-move answers: the search over every card that may be played."""
         limit = money - self.min_need
@@ -367,21 +475,16 @@ class Finisher:
         first, first_card, second = cheapest
         if first > limit or (first_card == bought and second > limit):
             # the commonest case: only free cards, so only the cities matter
-            cards = []
-            for k in self.hand:
-                if k != skip_hand:
-                    cards.append(k)
+            cards = self.hand[:]
+            if skip_hand >= 0:
+                cards.remove(skip_hand)
             if bought >= 0:
                 cards.append(bought)
             if not cards:
                 return False
             target = self.targets.get(money)
             if target is None:
-                target = 0
-                for c in range(NCITY):
-                    if need[c] <= money:
-                        target |= 1 << c
-                self.targets[money] = target
+                target = self.target(money)
             return _free_plan(loc, cards, target)
         pool = []
         for k in self.hand:
@@ -396,6 +499,7 @@ class Finisher:
                 priced.append((k, price))
         priced.sort(key=_COST)  # the pool by cost, the free cards first
         pool += priced
-        if not _relaxed_possible(loc, pool, money, need):
-            return False
+        found = _relaxed_plan(loc, pool, money, need)
+        if found != 1:
+            return found == 2
         return _search(loc, loc if loc >= 0 else -1, pool, 0, money, need, self.min_need, 0, {})

@@ -209,7 +209,7 @@ class ElCapitan(Game):
                 left = money - CARD_PRICE[k]
                 if (quick <= left or (floor <= left and (
                         (best_display if k != best_card else second_display) <= left
-                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.plan(loc, left, -1, k)))):
+                        or row[k] <= left or fin.then_hand(loc, k, left) or fin.buy_plan(loc, left, k)))):
                     acts.append(BUY[k])
         for k in hand:
             if k < NDEST:
@@ -293,11 +293,11 @@ class ElCapitan(Game):
             if t in KEEP_NEEDS:  # the commonest case
                 if t == "repay":
                     needs.pop("loans", None)
-            elif t in SHIP_ONLY:  # the harbours change where the ship leaves and arrives
-                loc = st.loc[seat]
-                if loc >= 0 and st.harbor[seat] >= 0:
-                    harbours_changed(needs, seat, 1 << loc)  # the arrival: below
+            elif t in SHIP_ONLY:  # the harbours change where the ship leaves and arrives (sail: below)
                 if t == "loan":
+                    loc = st.loc[seat]
+                    if loc >= 0 and st.harbor[seat] >= 0:
+                        harbours_changed(needs, seat, 1 << loc)
                     needs.pop("loans", None)
             elif t not in MAIN_ACTIONS:  # a main action: see _after_main
                 st.need_cache = None
@@ -329,13 +329,15 @@ class ElCapitan(Game):
                 to = b if loc == a else a
                 st.disc_l.append(k)
             st.hand[p].remove(k)
+            changed = 1 << loc if loc >= 0 and st.harbor[p] >= 0 else 0  # the harbours left and reached
             self._leave(st, p)
             st.loc[p] = to
             slot = arrival_slot(st, p, to)
             if slot >= 0:
                 st.harb[to][slot] = p
-                if needs is not None:
-                    harbours_changed(needs, p, 1 << to)
+                changed |= 1 << to
+            if changed and needs is not None:
+                harbours_changed(needs, p, changed)
             st.harbor[p] = slot
             st.moved = st.carded = True
             ev.append({"type": "sail", "seat": p, "card": action["card"], "to": CITY_IDS[to],
