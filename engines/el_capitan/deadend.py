@@ -89,6 +89,24 @@ INTO: list[list[int] | None] = [None] * len(CARD_IDS)
 BITS = tuple(tuple(b for b in range(NCITY) if cities >> b & 1) for cities in range(1 << NCITY))
 
 
+def _may_reach(lp: int, cards: list[int], target: int) -> bool:
+    """The lower bound of the plans: whether ``cards``, each played any number of times, take the
+    ship from ``lp`` (location + 2) into ``target`` (a bit set). False proves no plan exists."""
+    reach = 0
+    steps = []
+    for k in cards:
+        reach |= MOVE_MASK[k][lp]
+        steps.append(STEP[k] or _step_table(k))
+    while not reach & target:
+        more = reach
+        for step in steps:
+            more |= step[reach]
+        if more == reach:
+            return False
+        reach = more
+    return True
+
+
 def _two_moves(lp: int, cards: list[int], target: int) -> bool:
     """Whether one of ``cards`` takes the ship from ``lp`` (location + 2) to a city from which another
     takes it into ``target`` (a bit set). A move never stays, so the first never ends where it
@@ -109,18 +127,8 @@ def _free_plan(loc: int, cards: list[int], target: int) -> bool:
     """``_search`` when every card is free: can the ship reach a city of ``target`` (a bit set)
     from ``loc`` playing each card at most once?"""
     lp = loc + 2
-    reach = 0
-    steps = []
-    for k in cards:
-        reach |= MOVE_MASK[k][lp]
-        steps.append(STEP[k] or _step_table(k))
-    while not reach & target:  # lower bound first: cards played any number of times
-        more = reach
-        for step in steps:
-            more |= step[reach]
-        if more == reach:
-            return False
-        reach = more
+    if not _may_reach(lp, cards, target):  # the lower bound first
+        return False
     if _two_moves(lp, cards, target):  # the commonest plan
         return True
     masks = []
@@ -437,23 +445,13 @@ class Finisher:
         lp = loc + 2
         limit = left - self.min_need
         hand = self.hand
-        reach = 0
-        steps = []
-        for k in hand:
-            reach |= MOVE_MASK[k][lp]
-            steps.append(STEP[k] or _step_table(k))
+        cards = hand[:]
         for k in self.disp:
             cost = CARD_PRICE[k]
             if cost == price or cost <= limit:
-                reach |= MOVE_MASK[k][lp]
-                steps.append(STEP[k] or _step_table(k))
-        while not reach & target:
-            more = reach
-            for step in steps:
-                more |= step[reach]
-            if more == reach:
-                return _NONE
-            reach = more
+                cards.append(k)
+        if not _may_reach(lp, cards, target):
+            return _NONE
         return _SURE if _two_moves(lp, hand, target) else _OPEN
 
     def plan(self, loc: int, money: int, skip_hand: int = -1, bought: int = -1) -> bool:
