@@ -8,7 +8,9 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
 - bytes only: echoes a fixed answer to each line, no JSON at all (``raw_bytes_us_per_decision``,
   the floor of any line protocol; ``ratio_to_bytes_only`` is the issue's figure);
 - the JSON floor: the host encodes the message as ``ProgramBot`` does, the process decodes it with
-  the bot's decoder (orjson when the sandbox offers it; node's JSON.parse for a node bot) and answers,
+  the bot's decoder (orjson when the sandbox offers it, which the SDK imports once it has read 3 MB: the
+  first ~1,200 synthetic decisions of the sandboxed bot are decoded by ``json``; node's JSON.parse for a
+  node bot) and answers,
   the host parses the answer
   (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
@@ -234,6 +236,7 @@ def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[byt
     spec = importlib.util.spec_from_file_location("arena_bot_bench", SDK_DIR / "arena_bot.py")
     sdk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sdk)
+    sdk.ORJSON_AFTER_BYTES = 0  # the steady state: orjson from the first message (a bot switches after 3 MB)
     start = protocol.encode(protocol.start_message(game_id, 0, 4, {}))
     n = len(decisions)
 

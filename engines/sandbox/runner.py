@@ -6,7 +6,8 @@ The sandbox (bubblewrap, Debian package ``bubblewrap``):
 - namespaces: pid, net (no network at all, not even the host's loopback), ipc, uts, cgroup;
   ``--die-with-parent`` and a fresh session; the whole sandbox dies with its pid namespace;
 - files: a read-only root holding only /usr (with the /bin, /lib... links), the Python prefix
-  (``sys.base_prefix``) and node's (when the bot runs on node), the SDK at /arena/sdk, the bot's own
+  (``sys.base_prefix``; a Python bot runs it as ``BOT_PYTHON``, a virtual environment with no site-packages)
+  and node's (when the bot runs on node), the SDK at /arena/sdk, the bot's own
   files read-only at /bot (its own executable, if it has one, among them), an empty
   size-limited /tmp, /proc and a minimal /dev. No /etc, /work, /root, nor any other bot;
 - user: when the host runs as root, the bot runs as a uid of its own (1,000,000 + the pid of its
@@ -137,8 +138,21 @@ def _ro_tree(path: str, bound: set[str], made: set[str]) -> list[str]:
     return args + ["--ro-bind", path, path]
 
 
+#: the bot's Python inside the sandbox: the host's interpreter seen as a bare virtual environment (a
+#: pyvenv.cfg of its own, no site-packages), so a bot gets the standard library only, as the protocol's doc
+#: promises, and its start runs none of the .pth files of what is installed beside the host's interpreter
+BOT_PYTHON = "/arena/python/bin/python3"
+
+
+def bare_python_config() -> bytes:
+    """The pyvenv.cfg that makes ``BOT_PYTHON`` the host's interpreter with no site-packages."""
+    return f"home = {os.path.dirname(_python())}\ninclude-system-site-packages = false\n".encode()
+
+
 def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT_LIMITS,
-                interpreter: str | None = None) -> list[str]:
+                interpreter: str | None = None, python_config_fd: int | None = None) -> list[str]:
+    """bubblewrap's arguments up to the command (the module's docstring says what they build);
+    ``python_config_fd``: a readable descriptor of ``bare_python_config()``, to provide ``BOT_PYTHON``."""
     as_root = os.geteuid() == 0
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "arena"]
@@ -165,10 +179,13 @@ def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT
              "--perms", "1777", "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
              "--dir", "/arena", "--ro-bind", str(SDK_DIR), "/arena/sdk",
              "--ro-bind", str(LAUNCHER), "/arena/launcher.py"]
-    if orjson_dir() is not None:
-        args += ["--ro-bind", orjson_dir(), "/arena/lib/orjson"]
+    if orjson_dir() is not None:  # bwrap would make /arena/lib root's own (0700): a bot's uid could not enter it
+        args += ["--perms", "0755", "--dir", "/arena/lib", "--ro-bind", orjson_dir(), "/arena/lib/orjson"]
     if bot_dir is not None:
         args += ["--ro-bind", bot_dir, "/bot"]
+    if python_config_fd is not None:
+        args += ["--dir", "/arena/python/bin", "--symlink", _python(), BOT_PYTHON,
+                 "--perms", "0444", "--file", str(python_config_fd), "/arena/python/pyvenv.cfg"]
     args += ["--remount-ro", "/", "--clearenv", "--chdir", "/"]
     return args
 
@@ -299,7 +316,9 @@ class ProgramBot(Bot):
             pass
 
     # --- process ------------------------------------------------------------------------------
-    def _command(self) -> tuple[list[str], dict[str, Any]]:
+    def _command(self, python_config_fd: int | None = None) -> tuple[list[str], dict[str, Any]]:
+        """The host's command (bwrap and the launcher, or the launcher alone when trusted) and the launcher's
+        configuration; ``python_config_fd`` as in ``_bwrap_argv``, for a sandboxed Python bot."""
         lim = self.limits
         python = _python()
         executable = executable_path(self.command)
@@ -315,8 +334,10 @@ class ProgramBot(Bot):
             uid = None
         else:
             bot_dir, sdk = "/bot", "/arena/sdk:/arena/lib" if orjson_dir() else "/arena/sdk"
-            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim, interpreter) + [
+            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim, interpreter, python_config_fd) + [
                 "--", python, "-I", "-S", "/arena/launcher.py"]
+            if python_config_fd is not None:
+                interpreter = BOT_PYTHON
             rlimits.update({"RLIMIT_NPROC": lim.processes, "RLIMIT_NOFILE": lim.open_files})
             uid = 0 if os.geteuid() == 0 else None  # filled in with the bwrap pid once known
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp" if not self.trusted else os.environ.get("HOME", "/tmp"),
@@ -332,14 +353,22 @@ class ProgramBot(Bot):
 
     def _launch(self) -> None:
         self._kill()
-        cmd, config = self._command()
-        self._buf.clear()
+        config_fd = None
+        if not self.trusted and not executable_path(self.command) and self.command[0] == "python3":
+            config_fd, write_fd = os.pipe()  # a few bytes: the pipe holds them until bwrap reads them
+            os.write(write_fd, bare_python_config())
+            os.close(write_fd)
         try:
+            cmd, config = self._command(config_fd)
+            self._buf.clear()
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     start_new_session=True, close_fds=True, env={"PATH": "/usr/bin:/bin"}
-                                    if not self.trusted else None)
+                                    if not self.trusted else None, pass_fds=() if config_fd is None else (config_fd,))
         except OSError as exc:
             raise BotFault("crash", f"cannot start the bot: {exc}") from None
+        finally:
+            if config_fd is not None:
+                os.close(config_fd)
         self._proc = proc
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -278,3 +279,79 @@ def test_prints_anywhere_go_to_stderr(tmp_path, trusted):
         assert "hello from the top" in tail and "choosing among 3" in tail
     finally:
         bot.close()
+
+
+# --- what a Python bot starts with ----------------------------------------------------------------
+
+@pytest.mark.sandbox
+def test_a_sandboxed_python_bot_gets_the_standard_library_only(tmp_path):
+    """The bot's Python is the host's as a bare virtual environment: none of the host's site-packages on
+    its path (nor their .pth files run at its start), the SDK and orjson beside the standard library, and
+    what ``site`` gives every script (``exit``) still there."""
+    import site
+    import sysconfig
+
+    path = write_bot(tmp_path / "b", """
+        import importlib.util, json, sys
+        import arena_bot
+        orjson = importlib.util.find_spec("orjson")
+        print("ENV " + json.dumps({"path": sys.path, "executable": sys.executable, "exit": callable(exit),
+                                   "prefix": sys.prefix, "base_prefix": sys.base_prefix,
+                                   "orjson": orjson and orjson.origin}))
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """)
+    bot = ProgramBot.from_path(path, limits=LIMITS)
+    try:
+        bot.start("count", 0, 1, {})
+        assert bot.act({}, [1, 2]) == 0
+        env = json.loads(bot.stderr_tail().split("ENV ", 1)[1].splitlines()[0])
+    finally:
+        bot.close()
+    assert env["executable"] == runner.BOT_PYTHON and env["exit"] is True
+    assert env["prefix"] == "/arena/python" and env["base_prefix"] == sys.base_prefix
+    host_site = set(site.getsitepackages()) | {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    assert host_site and not host_site & set(env["path"])
+    assert not [p for p in env["path"] if "site-packages" in p or "dist-packages" in p]
+    stdlib = sysconfig.get_paths()["stdlib"]
+    assert env["path"][:3] == ["/bot", "/arena/sdk", "/arena/lib"] and stdlib in env["path"]
+    # orjson is the one the sandbox shows at /arena/lib (which the bot's uid can enter), not the host's own
+    if runner.orjson_dir() is not None:
+        assert env["orjson"] == "/arena/lib/orjson/__init__.py"
+
+
+def test_the_sdk_imports_orjson_only_for_a_long_match():
+    """Importing the SDK costs a bot's start neither typing nor orjson; orjson comes once the messages
+    read reach ORJSON_AFTER_BYTES, and the answers are the same before and after."""
+    sdk_path = str(REPO / "engines" / "sdk")
+    lib = os.path.dirname(runner.orjson_dir()) if runner.orjson_dir() else ""
+    probe = subprocess.run(
+        [runner._python(), "-S", "-c", "import sys, arena_bot; print(sorted({'typing', 'orjson'} & set(sys.modules)))"],
+        env={"PYTHONPATH": f"{sdk_path}:{lib}", "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "[]"
+
+    spec = importlib.util.spec_from_file_location("arena_bot_orjson_after", REPO / "engines" / "sdk" / "arena_bot.py")
+    sdk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sdk)
+    sdk.ORJSON_AFTER_BYTES = 5_000
+    cards = [{"id": i, "name": f"card {i}"} for i in range(40)]
+    # every third observation holds an int beyond 64 bits, which orjson refuses and json reads
+    observations = [{"cards": cards, "n": 2 ** 70 if i % 3 == 0 else i} for i in range(12)]
+    acts = [protocol.act_message(o, list(range(i % 5 + 1)), 1000, i) for i, o in enumerate(observations)]
+    lines = [protocol.encode(protocol.start_message("count", 0, 1, {}))] + [protocol.encode(m) for m in acts]
+    seen, decoders = [], []
+
+    def act(observation, legal_actions):
+        seen.append(observation)
+        decoders.append(sdk._fast_loads)
+        return len(legal_actions) - 1
+
+    stdout = io.BytesIO()
+    sdk.run(act, stdin=io.BytesIO(b"".join(lines)), stdout=stdout)
+    assert [protocol.parse_answer(line, 5) for line in stdout.getvalue().splitlines()[1:]] == [i % 5 for i in range(12)]
+    assert seen == observations
+    # json until the messages read reach 5,000 bytes (the fourth act here), orjson from then on
+    reached = next(i for i in range(len(lines)) if sum(map(len, lines[:i + 1])) >= 5_000)
+    assert 2 <= reached < len(lines) - 2
+    assert decoders[:reached - 1] == [None] * (reached - 1) and None not in decoders[reached - 1:]
+    assert decoders[-1] is (False if runner.orjson_dir() is None else sys.modules["orjson"].loads)
