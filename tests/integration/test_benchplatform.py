@@ -8,6 +8,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,3 +50,35 @@ def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_pat
     finished, changes = map(int, check.stdout.split()[-2:])
     assert finished == 6 + 6 + 4 + 8
     assert changes == 2 * finished
+
+
+@pytest.mark.sandbox
+def test_uploaded_starters_play_in_the_sandbox_and_are_reused(tmp_path):
+    """`benchplatform --uploaded`: the entrants are uploads of the game's starter, validated as any upload is;
+    their matches run the programs in the sandbox, are stored and rated; a second run reuses the versions."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "PYTEST_XDIST_WORKER")}
+    env.update(ARENA_DATA_DIR=str(tmp_path), DJANGO_SECRET_KEY="test", ARENA_CACHE_URL="locmem://")
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    for _ in range(2):
+        proc = subprocess.run([*manage, "benchplatform", "--uploaded", "--in-process", "--matches", "2"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        line = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert line["matches"] == 2 and line["moves"] > 0 and line["workers"] == 0
+        # the engine's share, played again from the logged choices, is a small part of a sandboxed match
+        assert 0 < line["engine_ms_per_match"] < line["wall_ms_per_match_per_worker"]
+    check = subprocess.run([*manage, "shell", "-c", """
+from bots.models import BotVersion
+from ratings.models import RatingChange
+from tournaments.models import Match
+versions = BotVersion.objects.filter(bot__owner__username="bench-uploader")
+print(sorted((v.bot.name, v.number, v.kind, v.status) for v in versions))
+tournament = Match.objects.filter(purpose="tournament")
+print(tournament.filter(status="finished").count(), RatingChange.objects.count())
+print(sorted({s.bot_version.bot.owner.username for m in tournament for s in m.seats.all()}))
+"""], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr[-4000:]
+    versions, counts, owners = check.stdout.strip().splitlines()[-3:]
+    assert versions == "[('starter-1', 1, 'upload', 'valid'), ('starter-2', 1, 'upload', 'valid')]"
+    assert counts == "4 8" and owners == "['bench-uploader']"

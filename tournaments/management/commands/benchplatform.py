@@ -8,6 +8,7 @@ the last match stored). ``--scaling`` compares one worker with several on both, 
 machine's own scaling at that moment: as many engine-only processes as workers against one (no database,
 no broker, no lock), what the cores give to CPU-bound work alone."""
 import cProfile
+import hashlib
 import io
 import json
 import os
@@ -24,25 +25,49 @@ from django.utils import timezone
 
 from bots.services import register_builtin_bots
 from engines.bench import bench_game
+from engines.bots import Bot
+from engines.logcodec import choices_of
 from engines.match import play_match
 from engines.players import make_bot
+from engines.sandbox.runner import SDK_DIR
 from tournaments.models import Match, MatchLog
 from tournaments.pipeline import run_match
-from tournaments.selectors import tournament_progress
+from tournaments.selectors import match_log, tournament_progress
 from tournaments.services import create_tournament
 from tournaments.workers import ROOT, start_workers, stop_workers
 
 
+class LoggedChoices(Bot):
+    """Answers its seat's logged choices in order: an uploaded bot's match played again without the program."""
+
+    def __init__(self, choices: list[int]):
+        self.choices = iter(choices)
+
+    def act(self, observation, legal_actions, time_left_ms=None) -> int:
+        return next(self.choices)
+
+
+def _bots_again(match: Match) -> list[Bot]:
+    """The bots of a match played again: built-in ones as they were (same seeds: the same moves), uploaded ones
+    as their logged choices."""
+    seats = list(match.seats.select_related("bot_version").order_by("seat"))
+    if all(s.bot_version.builtin_name for s in seats):
+        return [make_bot(s.bot_version.builtin_name, match.game, seed=match.seed * 10 + s.seat) for s in seats]
+    log = match_log(match)
+    per_seat: list[list[int]] = [[] for _ in seats]
+    for (seat, _action, _ms), index in zip(log["moves"], choices_of(log)):
+        per_seat[seat].append(index)
+    return [LoggedChoices(choices) for choices in per_seat]
+
+
 def engine_ms_per_match(matches: list[Match]) -> tuple[float, float]:
-    """The engine's own play time of these matches (wall, CPU), played again in this process (same bots,
-    same seeds: the same moves)."""
-    plays = []
-    for match in matches:
-        seats = list(match.seats.select_related("bot_version").order_by("seat"))
-        plays.append((match, [(s.bot_version.builtin_name, match.seed * 10 + s.seat) for s in seats]))
+    """The engine's own play time of these matches (wall, CPU), played again in this process: built-in bots
+    as they were, uploaded ones by their logged choices (the engine's legal lists, observations and moves, no
+    program)."""
+    plays = [(match, _bots_again(match)) for match in matches]
     wall, cpu = time.perf_counter(), time.process_time()
     for match, bots in plays:
-        play_match(match.game, [make_bot(name, match.game, seed=seed) for name, seed in bots], match.seed, match.options)
+        play_match(match.game, bots, match.seed, match.options)
     count = max(1, len(matches))
     return (time.perf_counter() - wall) * 1000 / count, (time.process_time() - cpu) * 1000 / count
 
@@ -117,19 +142,28 @@ class Command(BaseCommand):
         parser.add_argument("--machine-seconds", type=float, default=3.0, metavar="S",
                             help="with --scaling: after each pair, S seconds of one engine-only process and S of "
                                  "--workers at once, the machine's own ratio (0: not measured)")
+        parser.add_argument("--uploaded", action="store_true",
+                            help="the entrants are uploads of the game's Python starter (engines/sdk/starters), one "
+                                 "bot each of a bench player, validated as any upload is before the clock starts: "
+                                 "every match runs its bots in the sandbox")
         parser.add_argument("--rate-only", action="store_true",
                             help="time rate_match alone on this database's rated versions (e.g. seedscale's million "
                                  "matches): --matches finished matches of --seats rated versions, each rated in its "
                                  "own transaction")
 
     def handle(self, *args, game, matches, workers, seats, in_process, profile, rate_only, scaling, machine_seconds,
-               **options):
+               uploaded, **options):
         if rate_only:
             print(json.dumps(bench_rate_match(game, matches, seats)))
             return
         versions = {v.builtin_name: v for v in register_builtin_bots([game])}
         # One version per seat (a version enters a tournament once): beyond two, more built-in versions.
-        entrants = [versions["random"], versions["heuristic"]] if seats <= 2 else _extra_versions(game, versions, seats)
+        if uploaded:
+            entrants = uploaded_starters(game, max(seats, 2))
+        elif seats <= 2:
+            entrants = [versions["random"], versions["heuristic"]]
+        else:
+            entrants = _extra_versions(game, versions, seats)
         if not scaling:
             print(json.dumps(self.throughput(game, matches, workers, seats, entrants, in_process, profile)))
             return
@@ -289,6 +323,34 @@ def bench_rate_match(game: str, matches: int, seats: int) -> dict:
             "rate_ms_p95": round(walls[int(len(walls) * 0.95)], 2),
             "rate_cpu_ms_p50": round(cpus[len(cpus) // 2], 2), "rate_cpu_ms_mean": round(sum(cpus) / len(cpus), 2),
             "commit_ms_p50": round(commits[len(commits) // 2], 2)}
+
+
+def uploaded_starters(game: str, count: int) -> list:
+    """``count`` valid uploaded versions of the game's Python starter, each the version of a bot of its own
+    (a version enters a tournament once) of the player ``bench-uploader``: uploaded with ``upload_version`` and
+    validated with ``validate_version`` in this process, as a worker would, the first time; reused after."""
+    from django.contrib.auth import get_user_model
+
+    from bots.models import BotVersion
+    from bots.services import upload_version
+    from tournaments.validation import validate_version
+
+    data = (SDK_DIR / "starters" / f"{game}.py").read_bytes()
+    owner, _ = get_user_model().objects.get_or_create(username="bench-uploader")
+    found = []
+    for i in range(count):
+        name = f"starter-{i + 1}"
+        version = (BotVersion.objects.filter(bot__owner=owner, bot__game=game, bot__name=name,
+                                             sha256=hashlib.sha256(data).hexdigest(), status=BotVersion.Status.VALID)
+                   .order_by("-number").first())
+        if version is None:
+            version = upload_version(owner=owner, game=game, name=name, filename=f"{game}.py", data=data)
+            validate_version(version.pk)
+            version.refresh_from_db()
+            if version.status != BotVersion.Status.VALID:
+                raise CommandError(f"the {game} starter did not validate: {version.status_detail}")
+        found.append(version)
+    return found
 
 
 def _extra_versions(game, versions, seats):
