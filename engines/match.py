@@ -195,10 +195,10 @@ def play_match(
                     pass  # the result stands; a bot that fails at the end is not worth a fault
     finally:
         for seat, bot in enumerate(bots):
+            bot.close()  # a program told ``end`` exits first (all of them at once: each had it before any close)
             tail = bot.stderr_tail()
             if tail:
                 log.stderr[seat] = tail[-8000:]
-            bot.close()
     return log
 
 

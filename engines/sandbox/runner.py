@@ -48,6 +48,8 @@ from .package import BotPackage, PackageError, check_package, executable_path, p
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 UID_BASE = 1_000_000
+#: after ``end``, how long a program may take to exit (writing its last words on stderr) before it is killed
+END_GRACE_S = 0.5
 
 
 class SandboxUnavailable(OSError):
@@ -217,6 +219,7 @@ class ProgramBot(Bot):
         self._start_msg: dict[str, Any] | None = None
         self._moves = 0
         self._delta: protocol.DeltaEncoder | None = None  # when the running program opted in to deltas
+        self._exit_by: float | None = None  # told ``end``: when ``close`` stops waiting for it to exit
         self.restarts = 0
         self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
         problem = None if trusted else sandbox_problem()
@@ -283,25 +286,55 @@ class ProgramBot(Bot):
             raise BotFault(exc.kind, exc.detail, self.stderr_tail()) from None
 
     def end(self, outcome: Outcome) -> None:
-        """Send ``end`` with the outcome and close the program's stdin; give it half a second to exit."""
+        """Send ``end`` with the outcome and close the program's stdin. It may still write on stderr until it
+        exits: ``close`` gives it ``END_GRACE_S`` from now, so the bots of a match wind up together."""
         proc = self._proc
         if proc is None:
             return
         try:
             self._write_all(protocol.encode(protocol.end_message(outcome.to_dict(), getattr(self, "seat", 0))),
-                            time.monotonic() + 0.5)
+                            time.monotonic() + END_GRACE_S)
             proc.stdin.close()  # EOF: the end of the conversation
         except (BotFault, OSError, ValueError):
             pass
-        try:  # a polite bot exits by itself; give it a moment, then close() kills it anyway
-            proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            pass
+        self._exit_by = time.monotonic() + END_GRACE_S
 
     def close(self) -> None:
-        """Kill the program and remove its staged folder, if any."""
+        """Kill the program (told ``end``: once it has exited, or its grace is over) and remove its staged
+        folder, if any."""
+        if self._exit_by is not None:
+            self._await_exit(self._exit_by)
+            self._exit_by = None
         self._kill()
         self._remove_cleanup()
+
+    def _await_exit(self, deadline: float) -> None:
+        """Wait until the program has closed its stdout and stderr (it exited), or ``deadline``; keep what it
+        writes on stderr meanwhile (stdout after ``end`` is ignored)."""
+        proc = self._proc
+        if proc is None:
+            return
+        poller = select.poll()  # both pipes: one closed already reports at once
+        pipes = {proc.stdout.fileno(), proc.stderr.fileno()}
+        for fd in pipes:
+            poller.register(fd, select.POLLIN)
+        err_fd = proc.stderr.fileno()
+        while pipes:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            for fd, _event in poller.poll(remaining * 1000):
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    pipes.discard(fd)
+                    poller.unregister(fd)
+                elif fd == err_fd:
+                    self._keep_stderr(chunk)
 
     def stderr_tail(self) -> str:
         """The last ``stderr_tail_bytes`` the program wrote on stderr (what is still in the pipe included)."""
@@ -353,6 +386,7 @@ class ProgramBot(Bot):
 
     def _launch(self) -> None:
         self._kill()
+        self._exit_by = None
         config_fd = None
         if not self.trusted and not executable_path(self.command) and self.command[0] == "python3":
             config_fd, write_fd = os.pipe()  # a few bytes: the pipe holds them until bwrap reads them

@@ -355,3 +355,32 @@ def test_the_sdk_imports_orjson_only_for_a_long_match():
     assert 2 <= reached < len(lines) - 2
     assert decoders[:reached - 1] == [None] * (reached - 1) and None not in decoders[reached - 1:]
     assert decoders[-1] is (False if runner.orjson_dir() is None else sys.modules["orjson"].loads)
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_a_bot_s_last_words_after_end_reach_its_log(tmp_path, count_game, trusted):
+    """After ``end`` a program may still write on stderr until it exits (the bots of a match are ended
+    together, then each closed once it has exited); one that does not exit is killed after its grace."""
+    polite = write_bot(tmp_path / "polite", """
+        import sys, time
+        import arena_bot
+        def on_end(outcome):
+            time.sleep(0.1)
+            print("final ranks", outcome["ranks"], file=sys.stderr)
+        arena_bot.run(lambda observation, legal_actions: 0, end=on_end)
+        """)
+    stubborn = write_bot(tmp_path / "stubborn", """
+        import sys, time
+        import arena_bot
+        def on_end(outcome):
+            print("not leaving", file=sys.stderr, flush=True)
+            while True:
+                time.sleep(1)
+        arena_bot.run(lambda observation, legal_actions: 0, end=on_end)
+        """)
+    bots = [ProgramBot.from_path(path, trusted=trusted, limits=LIMITS) for path in (polite, stubborn, polite)]
+    log = play_match("count", bots, seed=3, options={"moves": 6})
+    assert not log.faults
+    assert "final ranks" in log.stderr[0] and "final ranks" in log.stderr[2]
+    assert "not leaving" in log.stderr[1]
+    assert all(bot._proc is None for bot in bots)  # every program is gone, the stubborn one killed
