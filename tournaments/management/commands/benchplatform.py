@@ -48,8 +48,9 @@ class LoggedChoices(Bot):
 
 
 def _bots_again(match: Match) -> list[Bot]:
-    """The bots of a match played again: built-in ones as they were (same seeds: the same moves), uploaded ones
-    as their logged choices."""
+    """The bots of a match played again: all built-in, as they were (same seeds: the same moves); with an
+    uploaded one among them, every seat by its logged choices (a bench match has no forfeits, whose seats the
+    match would not ask)."""
     seats = list(match.seats.select_related("bot_version").order_by("seat"))
     if all(s.bot_version.builtin_name for s in seats):
         return [make_bot(s.bot_version.builtin_name, match.game, seed=match.seed * 10 + s.seat) for s in seats]
