@@ -35,6 +35,14 @@ class Bot(ABC):
         """Called once before the first decision."""
         self.game_id, self.seat, self.num_players, self.options = game_id, seat, num_players, options
 
+    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
+        """``start`` in two steps, this one and ``ready``, so that a match's bots can start at once (a program
+        is launched here and awaited in ``ready``). A bot that starts in one step does it all here."""
+        self.start(game_id, seat, num_players, options)
+
+    def ready(self) -> None:
+        """The second step of ``launch``: return once the bot is ready for its first decision."""
+
     @abstractmethod
     def act(self, observation: Observation, legal_actions: Sequence[Action], time_left_ms: int | None = None) -> int:
         """Index into ``legal_actions`` of the chosen action."""

@@ -147,9 +147,16 @@ def play_match(
             log.forfeits[seat] = move
 
     try:
-        for seat, bot in enumerate(bots):
+        launched = []
+        for seat, bot in enumerate(bots):  # every program is launched before any is awaited: they start at once
             try:
-                bot.start(game_id, seat, n, opts)
+                bot.launch(game_id, seat, n, opts)
+                launched.append(seat)
+            except BotFault as exc:
+                fault(seat, exc, 0)
+        for seat in launched:
+            try:
+                bots[seat].ready()
             except BotFault as exc:
                 fault(seat, exc, 0)
         while (seat := game.to_move(state)) is not None:

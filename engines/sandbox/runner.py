@@ -220,6 +220,7 @@ class ProgramBot(Bot):
         self._moves = 0
         self._delta: protocol.DeltaEncoder | None = None  # when the running program opted in to deltas
         self._exit_by: float | None = None  # told ``end``: when ``close`` stops waiting for it to exit
+        self._starting: tuple[memoryview, float] | None = None  # launched: the rest of start and its deadline
         self.restarts = 0
         self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
         problem = None if trusted else sandbox_problem()
@@ -258,9 +259,20 @@ class ProgramBot(Bot):
     # --- the Bot interface --------------------------------------------------------------------
     def start(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
         """Launch the program and send it ``start``; it must answer ``ready`` within ``start_ms``."""
+        self.launch(game_id, seat, num_players, options)
+        self.ready()
+
+    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
+        """Launch the program and send it ``start`` without waiting for its answer (``ready`` waits)."""
         super().start(game_id, seat, num_players, options)
         self._start_msg = protocol.start_message(game_id, seat, num_players, options, self.limits.move_ms)
-        self._launch()
+        self._spawn()
+
+    def ready(self) -> None:
+        """Wait for the launched program's ``ready``, within ``start_ms`` of its launch (``BotFault`` if it
+        does not come or is not one). Meanwhile it may fill its stderr pipe and block: it is read here."""
+        if self._starting is not None:
+            self._await_ready()
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None = None) -> int:
         """Send the decision (whole, or as a delta if the program asked) and read its answer (``BotFault`` if bad);
@@ -268,6 +280,8 @@ class ProgramBot(Bot):
         if self._proc is None:
             self.restarts += 1
             self._launch()
+        elif self._starting is not None:  # launched, never awaited
+            self._await_ready()
         limit = self.limits.move_ms
         if time_left_ms is not None:
             limit = min(limit, max(int(time_left_ms), 0))
@@ -385,6 +399,13 @@ class ProgramBot(Bot):
         return cmd, config
 
     def _launch(self) -> None:
+        """Start the program and wait for its ``ready``."""
+        self._spawn()
+        self._await_ready()
+
+    def _spawn(self) -> None:
+        """Start the program and write it its configuration and ``start`` (as much as its stdin takes now);
+        ``_await_ready`` writes the rest and reads the answer."""
         self._kill()
         self._exit_by = None
         config_fd = None
@@ -415,7 +436,13 @@ class ProgramBot(Bot):
             self.uids.append(config["uid"])
         assert self._start_msg is not None, "start() before act()"
         data = protocol.encode(config) + protocol.encode(self._start_msg)
-        line = self._exchange(data, self.limits.start_ms, "start")
+        self._starting = self._send(data, self.limits.start_ms)
+
+    def _await_ready(self) -> None:
+        """The rest of a start: the program's ``ready``, or ``BotFault``."""
+        view, deadline = self._starting
+        self._starting = None
+        line = self._receive(view, deadline, self.limits.start_ms, "start")
         try:
             ready = protocol.parse_ready(line)
         except protocol.ProtocolError as exc:
@@ -428,6 +455,7 @@ class ProgramBot(Bot):
         proc, self._proc = self._proc, None
         self._poller = None
         self._delta = None
+        self._starting = None
         if proc is None:
             return
         try:
@@ -507,17 +535,24 @@ class ProgramBot(Bot):
 
     def _exchange(self, data: bytes, limit_ms: int, what: str) -> bytes:
         """Send ``data`` and return the next line from stdout, within ``limit_ms``."""
-        proc = self._proc
-        started = time.monotonic()
-        deadline = started + limit_ms / 1000
-        out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+        return self._receive(*self._send(data, limit_ms), limit_ms, what)
+
+    def _send(self, data: bytes, limit_ms: int) -> tuple[memoryview, float]:
+        """Write what of ``data`` the program's stdin takes now; return the rest and the answer's deadline."""
+        deadline = time.monotonic() + limit_ms / 1000
         view = memoryview(data)
         try:  # usually the whole message fits into the pipe at once
-            view = view[os.write(in_fd, view):]
+            view = view[os.write(self._proc.stdin.fileno(), view):]
         except BlockingIOError:
             pass
         except BrokenPipeError:
             view = view[:0]  # the program is gone; its stdout EOF tells us how
+        return view, deadline
+
+    def _receive(self, view: memoryview, deadline: float, limit_ms: int, what: str) -> bytes:
+        """Write the rest of a message (``view``) and return the next line from stdout, by ``deadline``."""
+        proc = self._proc
+        out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
         poller = self._poller
         if not view:
             return self._await_line(poller, out_fd, err_fd, in_fd, view, deadline, limit_ms, what)

@@ -384,3 +384,60 @@ def test_a_bot_s_last_words_after_end_reach_its_log(tmp_path, count_game, truste
     assert "final ranks" in log.stderr[0] and "final ranks" in log.stderr[2]
     assert "not leaving" in log.stderr[1]
     assert all(bot._proc is None for bot in bots)  # every program is gone, the stubborn one killed
+
+
+def test_the_bots_of_a_match_start_at_once(tmp_path, count_game):
+    """Every program of a match is launched before any is awaited: seat 0 answers ``ready`` only once
+    seat 1's program is running (told by a file: trusted bots share the host's disk), which it never
+    would be if seat 0 had to be ready first."""
+    meeting = tmp_path / "meeting"
+    meeting.mkdir()
+    waiter = write_bot(tmp_path / "waiter", f"""
+        import os, sys, time
+        import arena_bot
+        for _ in range(300):
+            if os.path.exists({str(meeting / "seat1")!r}):
+                break
+            time.sleep(0.01)
+        else:
+            sys.exit("seat 1 never started")
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """)
+    arriver = write_bot(tmp_path / "arriver", f"""
+        import arena_bot
+        open({str(meeting / "seat1")!r}, "w").close()
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """)
+    bots = [ProgramBot.from_path(path, trusted=True, limits=LIMITS) for path in (waiter, arriver)]
+    log = play_match("count", bots, seed=1, options={"moves": 4})
+    assert not log.faults, log.faults
+    assert all(bot.restarts == 0 for bot in bots)
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_starting_together_keeps_each_start_its_own(tmp_path, count_game, trusted):
+    """A slow start, a start that fills its stderr pipe several times over before ``ready`` (it waits,
+    blocked, until its turn to be read comes) and a crash at start, in one match: only the crash is a
+    fault, at move 0, and the flood reaches its seat's log."""
+    slow = write_bot(tmp_path / "slow", """
+        import time
+        import arena_bot
+        time.sleep(0.5)
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """)
+    flood = write_bot(tmp_path / "flood", """
+        import sys
+        import arena_bot
+        for i in range(4000):
+            print("warming up", i, "." * 70, file=sys.stderr)
+        print("warm at last", file=sys.stderr)
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """)
+    crash = write_bot(tmp_path / "crash", "import sys\nsys.exit('no start for me')\n")
+    bots = [ProgramBot.from_path(path, trusted=trusted, limits=LIMITS) for path in (slow, flood, crash)]
+    log = play_match("count", bots, seed=2, options={"moves": 3})
+    assert {fault["seat"] for fault in log.faults} == {2}
+    first = log.faults[0]
+    assert (first["move"], first["kind"]) == (0, "crash") and "no start for me" in first["stderr_tail"]
+    assert "warm at last" in log.stderr[1]
+    assert bots[0].restarts == bots[1].restarts == 0
