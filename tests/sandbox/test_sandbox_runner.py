@@ -441,3 +441,16 @@ def test_starting_together_keeps_each_start_its_own(tmp_path, count_game, truste
     assert (first["move"], first["kind"]) == (0, "crash") and "no start for me" in first["stderr_tail"]
     assert "warm at last" in log.stderr[1]
     assert bots[0].restarts == bots[1].restarts == 0
+
+
+@pytest.mark.parametrize("trusted", _modes())
+def test_a_program_launched_and_never_awaited_is_awaited_before_its_first_decision(tmp_path, trusted):
+    """``act`` after ``launch`` alone reads the program's ``ready`` first, never as the decision's answer."""
+    path = write_bot(tmp_path / "b", "import arena_bot\narena_bot.run(lambda observation, legal_actions: 2)\n")
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+    try:
+        bot.launch("count", 0, 2, {})
+        assert bot.act({"total": 0}, [0, 1, 2], 10_000) == 2
+        assert bot.restarts == 0
+    finally:
+        bot.close()
