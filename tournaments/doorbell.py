@@ -1,10 +1,14 @@
-"""The doorbell: ringing it (a message naming a match or a version) and reading what waits in the queue.
+"""The doorbell: ringing it (a message naming matches or a version) and reading what waits in the queue.
 
 The lowest layer of the match pipeline (it imports only the models): the services, the pipeline, the
 leases and the validation ring through here, by task name, so none of them imports the tasks module
 (tasks.py imports them, never the reverse).
 
-What the broker's queue holds: the match ids whose doorbell is still waiting to be answered.
+What the broker's queue holds: the match ids whose doorbell is still waiting to be answered. A doorbell
+names up to ``MATCHES_PER_DOORBELL`` matches, which one worker plays in turn (``pipeline.run_matches``):
+a large batch (a big round robin, the reconciler after a broker loss) costs a tenth of the messages, each
+costing about as much CPU to send and to take as a short match's own writes. Fewer than
+``DOORBELLS_SPREAD`` matches are rung one a message, so a small tournament still starts on every idle worker.
 
 The reconciler re-rings a queued match only when its message is not waiting in the queue, so a long
 healthy backlog is never flooded with duplicates, while a lost message (an empty broker restart, a
@@ -23,26 +27,33 @@ from django.db.models.functions import Now
 
 from tournaments.models import Match
 
+RUN_MATCHES = "tournaments.tasks.run_matches"
+#: One match a message: what earlier versions rang; still answered, so a queue they filled drains.
 RUN_MATCH = "tournaments.tasks.run_match"
 VALIDATE_VERSION = "tournaments.tasks.validate_version"
 # kombu's Redis transport keeps one list per priority step; priority 0 is the bare queue name.
 REDIS_PRIORITY_SEPARATOR = "\x06\x16"
 REDIS_PRIORITY_STEPS = (0, 3, 6, 9)
+#: The most matches one doorbell names.
+MATCHES_PER_DOORBELL = 10
+#: A batch rings at least this many doorbells (or one a match, if it is smaller).
+DOORBELLS_SPREAD = 64
 
 
-def _match_id(raw: bytes | str) -> int | None:
-    """The match id of one kombu message (protocol 2), or None for other tasks and unreadable ones."""
+def _match_ids(raw: bytes | str) -> list[int]:
+    """The match ids one kombu message (protocol 2) names; none for other tasks and unreadable ones."""
     try:
         message = json.loads(raw)
-        if message.get("headers", {}).get("task") != RUN_MATCH:
-            return None
+        task = message.get("headers", {}).get("task")
+        if task not in (RUN_MATCHES, RUN_MATCH):
+            return []
         body = message["body"]
         if message.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        args = json.loads(body)[0]
-        return int(args[0])
+        named = json.loads(body)[0][0]
+        return [int(named)] if task == RUN_MATCH else [int(match_id) for match_id in named]
     except (ValueError, KeyError, IndexError, TypeError):
-        return None
+        return []
 
 
 def _redis_lists(url: str, queue: str) -> list[bytes]:
@@ -83,10 +94,10 @@ def waiting_match_ids() -> set[int] | None:
         messages = _filesystem_messages(app.conf.broker_transport_options["data_folder_in"], queue)
     else:
         return None
-    return {i for i in map(_match_id, messages) if i is not None}
+    return {match_id for raw in messages for match_id in _match_ids(raw)}
 
 
-def _send(task: str, arg: int) -> None:
+def _send(task: str, arg: int | list[int]) -> None:
     """Send one task message by name (eager mode, as some tests and tools set it: run it in place)."""
     from arena.celery import app
 
@@ -96,7 +107,7 @@ def _send(task: str, arg: int) -> None:
         app.send_task(task, args=[arg])
 
 
-def _send_many(task: str, args: Sequence[int]) -> None:
+def _send_many(task: str, args: Sequence[int | list[int]]) -> None:
     """Send one task message per argument, batched where the broker can (Redis: one pipeline per
     thousand, a third of the CPU of sending them one by one); elsewhere one by one.
 
@@ -119,15 +130,36 @@ def _send_many(task: str, args: Sequence[int]) -> None:
             _send(task, arg)
 
 
+def doorbells(match_ids: Sequence[int]) -> list[list[int]]:
+    """The matches split into doorbells, in order: one a match below ``DOORBELLS_SPREAD`` of them, else
+    ``DOORBELLS_SPREAD`` or more of nearly equal size, each naming at most ``MATCHES_PER_DOORBELL``."""
+    ids = list(match_ids)
+    count = min(len(ids), max(DOORBELLS_SPREAD, -(-len(ids) // MATCHES_PER_DOORBELL)))
+    size, extra = divmod(len(ids), count) if count else (0, 0)
+    bells, start = [], 0
+    for number in range(count):
+        end = start + size + (number < extra)
+        bells.append(ids[start:end])
+        start = end
+    return bells
+
+
 def ring_matches(match_ids: Sequence[int]) -> None:
-    """Ring the doorbell for each match (the database row is the truth; duplicates are harmless).
+    """Ring the doorbells of these matches (the database row is the truth; duplicates are harmless).
 
     ``enqueued_at`` is set first, with the database's clock: the reconciler compares it with its own
     "now" from the same clock."""
     ids = list(match_ids)
+    touch_matches(ids)
+    _send_many(RUN_MATCHES, doorbells(ids))
+
+
+def touch_matches(match_ids: Sequence[int]) -> None:
+    """Mark these queued matches as rung now (``enqueued_at``): the reconciler leaves them alone for
+    ``RERING_AFTER_SECONDS`` even while their doorbell is in no queue (a worker holds it)."""
+    ids = list(match_ids)
     for start in range(0, len(ids), 500):  # one statement per chunk (SQLite bounds its parameters)
         Match.objects.filter(pk__in=ids[start:start + 500], status=Match.Status.QUEUED).update(enqueued_at=Now())
-    _send_many(RUN_MATCH, ids)
 
 
 def ring_validation(version_id: int) -> None:

@@ -1,7 +1,8 @@
 """The match pipeline: claim a match with a lease, play it, then store and rate it once, in one transaction.
 
-Each match is one idempotent task that takes the match id (README "Architecture"; deploy/SCALING.md "The match
-pipeline" counts its statements and round trips): the worker claims the match with a conditional update
+Each match is run by an idempotent task that takes its id (``run_matches``: a doorbell names one match, or up
+to ten of a large batch; README "Architecture"; deploy/SCALING.md "The match pipeline" counts its statements
+and round trips): the worker claims the match with a conditional update
 (queued -> running, with a lease token; the lease is short and renewed while the match plays), plays it, and
 stores the result and the TrueSkill update in one transaction (running -> finished) under the game's rating
 lock. Only the holder of the lease stores a result, and a match is rated exactly once: a second delivery finds
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import time
 import traceback
 import uuid
 from datetime import timedelta
@@ -150,6 +152,32 @@ def run_match(match_id: int, worker: str | None = None) -> str:
         except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
             log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
     return stored
+
+
+#: A worker holding a doorbell of several matches rings again for the rest once it has held it this long,
+#: so a slow match delays the others for at most its own length.
+DOORBELL_SECONDS = 1.0
+
+
+def run_matches(match_ids: list[int], worker: str | None = None) -> list[str]:
+    """Play the matches one doorbell names, in turn; what happened to each ("rung again": put back).
+
+    Those not yet begun are rung again (each then its own doorbell, at the back of the queue) when the
+    worker is asked to stop, or once it has held the doorbell for ``DOORBELL_SECONDS``. While a worker
+    holds them they are in no queue, so they are marked as rung when it takes them: the reconciler, which
+    rings again queued matches it cannot see waiting, leaves them alone for ``RERING_AFTER_SECONDS``."""
+    if len(match_ids) > 1:
+        doorbell.touch_matches(match_ids[1:])
+    taken = time.monotonic()
+    outcomes: list[str] = []
+    for done, match_id in enumerate(match_ids):
+        if leases.stop_requested() or (done and time.monotonic() - taken > DOORBELL_SECONDS):
+            rest = match_ids[done:]
+            enqueue_matches(list(Match.objects.filter(pk__in=rest, status=Match.Status.QUEUED)
+                                 .values_list("pk", flat=True)))
+            return outcomes + ["rung again"] * len(rest)
+        outcomes.append(run_match(match_id, worker))
+    return outcomes
 
 
 def rated_ruleset(match: Match, seats: int | None = None) -> str | None:

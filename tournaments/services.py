@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena.bulk import run_statements, table
+from arena.bulk import create_rows, run_statements, table
 from bots.models import BotVersion
 from engines.core import BadOptions
 from engines.games import available_games, get_game
@@ -139,19 +139,15 @@ def _create_matches(tournament: Tournament, seatings: list[list[int]], round: in
     With ``series`` (duplicate), the matches of one series share its seed. ``options``: each match's own
     (the platform ladder's tables differ in size); else the tournament's."""
     first = tournament.matches.count()
-    matches = Match.objects.bulk_create([
-        Match(tournament=tournament, game=tournament.game,
-              options=options[i] if options is not None else tournament.options,
-              seed=tournament.seed * 1_000_003 + (series[i] if series else first + i), round=round, group=group,
-              series=series[i] if series else None)
+    match_ids = create_rows(Match, [
+        {"tournament_id": tournament.pk, "game": tournament.game,
+         "options": options[i] if options is not None else tournament.options,
+         "seed": tournament.seed * 1_000_003 + (series[i] if series else first + i), "round": round, "group": group,
+         "series": series[i] if series else None}
         for i, group in enumerate(groups)
     ])
-    if matches and matches[0].pk is None:  # backends that do not return ids from bulk_create
-        matches = list(tournament.matches.order_by("id"))[first:]
-    MatchSeat.objects.bulk_create([
-        MatchSeat(match=m, seat=s, bot_version_id=v) for m, seating in zip(matches, seatings) for s, v in enumerate(seating)
-    ])
-    match_ids = [m.pk for m in matches]
+    create_rows(MatchSeat, [{"match_id": match_id, "seat": s, "bot_version_id": v}
+                            for match_id, seating in zip(match_ids, seatings) for s, v in enumerate(seating)])
     transaction.on_commit(lambda: enqueue_matches(match_ids))
     return match_ids
 

@@ -1,18 +1,20 @@
 """Celery tasks: small, idempotent, taking ids only."""
 from celery import shared_task
 
-from tournaments import leases, pipeline, services, validation
-from tournaments.models import Match
+from tournaments import pipeline, validation
+
+
+@shared_task(name="tournaments.tasks.run_matches", acks_late=True, reject_on_worker_lost=True)
+def run_matches_task(match_ids: list[int]) -> list[str]:
+    """Run the matches of one doorbell in turn; a second delivery finds nothing to claim. A stopping
+    worker begins none: their doorbells ring for another."""
+    return pipeline.run_matches(match_ids, worker=run_matches_task.request.hostname or "")
 
 
 @shared_task(name="tournaments.tasks.run_match", acks_late=True, reject_on_worker_lost=True)
 def run_match_task(match_id: int) -> str:
-    """Run one match; a second delivery of the same id finds nothing to claim and returns."""
-    if leases.stop_requested():  # a stopping worker takes no new match: the doorbell rings for another
-        if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).exists():
-            services.enqueue_matches([match_id])
-        return "worker stopping"
-    return pipeline.run_match(match_id, worker=run_match_task.request.hostname or "")
+    """One match a doorbell, as earlier versions rang it (so a queue they filled drains)."""
+    return pipeline.run_matches([match_id], worker=run_match_task.request.hostname or "")[0]
 
 
 @shared_task(name="tournaments.tasks.validate_version", acks_late=True, reject_on_worker_lost=True)

@@ -23,6 +23,7 @@ except ImportError:  # not on Windows: writers poll the database's lock there
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.utils import timezone
 
 #: One SQL statement (``%s`` placeholders) and its parameters.
 Statement = tuple[str, Sequence[Any]]
@@ -265,6 +266,47 @@ def insert_rows(model: type[models.Model], rows: Sequence[Mapping[str, Any]], re
     names = tuple(rows[0])
     sql, fields = _insert_sql(model, names, len(rows), returning, db.vendor)
     return sql, [field.get_db_prep_save(row[name], db) for row in rows for name, field in zip(names, fields)]
+
+
+def create_rows(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Insert new rows of ``model`` (``{field name or attname: value}``, every row the same fields; the
+    model's defaults for the others, ``auto_now``/``auto_now_add`` fields now) and return their primary keys in
+    order: ``bulk_create`` without the model instances, a fifth of its Python for thousands of rows (a
+    tournament's matches and seats). One statement per ``CREATE_ROWS_PER_STATEMENT`` rows."""
+    if not rows:
+        return []
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    given = tuple(rows[0])
+    now = timezone.now()
+    # Fields every row shares are prepared once: the defaults, and any given field equal in every row.
+    filled = {f.attname: now if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False) else f.get_default()
+              for f in meta.concrete_fields if not f.primary_key and f.attname not in given and f.name not in given}
+    fields = [meta.get_field(name) for name in given] + [meta.get_field(name) for name in filled]
+    shared = [f.get_db_prep_save(value, db) for f, value in zip(fields[len(given):], filled.values())]
+    same = {}  # position -> prepared value, for given fields whose value is the very same object in every row
+    for position, name in enumerate(given):
+        first = rows[0][name]
+        if all(row[name] is first for row in rows):
+            same[position] = fields[position].get_db_prep_save(first, db)
+    ids: list[int] = []
+    with db.cursor() as cursor:
+        for start in range(0, len(rows), CREATE_ROWS_PER_STATEMENT):
+            chunk = rows[start:start + CREATE_ROWS_PER_STATEMENT]
+            sql, _ = _insert_sql(model, tuple(f.attname for f in fields), len(chunk), db.ops.quote_name(meta.pk.column),
+                                 db.vendor)
+            params: list[Any] = []
+            for row in chunk:
+                params += [same[i] if i in same else fields[i].get_db_prep_save(row[name], db)
+                           for i, name in enumerate(given)]
+                params += shared
+            cursor.execute(sql, params)
+            ids += [pk for pk, in cursor.fetchall()]
+    return ids
+
+
+#: Rows per ``create_rows`` statement: within SQLite's 32,766 parameters for models of up to 65 fields.
+CREATE_ROWS_PER_STATEMENT = 500
 
 
 @lru_cache(maxsize=256)

@@ -61,8 +61,8 @@ def receive_and_die() -> None:
     with app.connection_for_read() as conn:
         queue = conn.SimpleQueue(app.conf.task_default_queue, no_ack=False)
         message = queue.get(block=True, timeout=30)
-        assert message.headers["task"] == "tournaments.tasks.run_match"
-        print(message.decode()[0][0], flush=True)
+        assert message.headers["task"] == "tournaments.tasks.run_matches"
+        print(*message.decode()[0][0], flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
 
 

@@ -37,8 +37,9 @@ if os.environ.get("FAIL_FIRST_FLUSH"):
         return real_flush(self)
     kombu_redis.PublishBatch.flush = flush
 ids = list(range(1, 1501))
-doorbell._send_many(doorbell.RUN_MATCH, ids)
-waiting = collections.Counter(map(doorbell._match_id, doorbell._redis_lists(app.conf.broker_url, app.conf.task_default_queue)))
+doorbell._send_many(doorbell.RUN_MATCHES, [[i] for i in ids])
+waiting = collections.Counter(i for raw in doorbell._redis_lists(app.conf.broker_url, app.conf.task_default_queue)
+                              for i in doorbell._match_ids(raw))
 with app.connection_for_write() as conn:
     conn.default_channel.queue_purge(app.conf.task_default_queue)
 print(json.dumps({"counts": sorted(set(waiting.values())), "ids": sorted(waiting), "failed_flushes": min(len(flushes), 1)}))

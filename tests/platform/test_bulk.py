@@ -6,8 +6,9 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from arena.bulk import insert_rows, run_statements
+from arena.bulk import CREATE_ROWS_PER_STATEMENT, create_rows, insert_rows, run_statements
 from ratings.models import GameLock
+from tournaments.models import Match
 
 def lock_row(game: str):
     return insert_rows(GameLock, [{"game": game, "sequence": 0}])
@@ -85,3 +86,20 @@ def test_each_statement_is_prepared_once_per_connection():
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%bulk-prepared%"])
         assert cursor.fetchone() == (1,)
+
+
+@pytest.mark.django_db
+def test_create_rows_writes_what_bulk_create_writes_and_returns_the_ids_in_order():
+    options = {"max_turns": 30}
+    count = 2 * CREATE_ROWS_PER_STATEMENT + 3  # three statements
+    ids = create_rows(Match, [{"game": "port_royal", "seed": seed, "options": options} for seed in range(count)])
+    made, = Match.objects.bulk_create([Match(game="port_royal", seed=0, options=options)])
+    rows = list(Match.objects.filter(pk__in=ids).order_by("pk").values())
+    assert [row["id"] for row in rows] == ids == sorted(ids) and len(set(ids)) == count
+    assert [row["seed"] for row in rows] == list(range(count))
+    expected = Match.objects.filter(pk=made.pk).values().get()
+    unlike = {"id", "seed", "created_at"}
+    for row in rows:
+        assert {k: v for k, v in row.items() if k not in unlike} == {k: v for k, v in expected.items() if k not in unlike}
+        assert abs(row["created_at"] - expected["created_at"]).total_seconds() < 60
+    assert create_rows(Match, []) == []

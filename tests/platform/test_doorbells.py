@@ -1,0 +1,95 @@
+"""Doorbells that name several matches: a large batch rings one message per ten matches (tournaments.doorbell),
+one worker plays them in turn (pipeline.run_matches), puts back those it has not begun when it is asked to stop
+or has held them for DOORBELL_SECONDS, and marks them as rung when it takes them, so the reconciler does not
+ring them again while they wait behind the worker's current match."""
+from datetime import timedelta
+
+from django.utils import timezone
+
+from arena.celery import app
+from arena_testing import purge_broker_queue
+from tournaments import doorbell, leases, pipeline, services
+from tournaments.doorbell import doorbells, waiting_match_ids
+from tournaments.models import Match
+
+
+def make_tournament(versions, games: int):
+    return services.create_tournament(name="bells", game="port_royal", seats=2, games_per_pairing=games, seed=5,
+                                      bot_versions=[versions["random"], versions["heuristic"]])
+
+
+def waiting_doorbells() -> list[list[int]]:
+    """The match ids of each message in the queue (the suite's broker is the filesystem), in ringing order."""
+    folder = app.conf.broker_transport_options["data_folder_in"]
+    messages = [doorbell._match_ids(raw) for raw in doorbell._filesystem_messages(folder, app.conf.task_default_queue)]
+    return sorted(messages)
+
+
+def test_a_batch_is_split_into_doorbells_in_order():
+    assert doorbells([]) == []
+    assert doorbells(range(5)) == [[0], [1], [2], [3], [4]]
+    assert doorbells(range(64)) == [[i] for i in range(64)]  # a small batch: one doorbell a match
+    hundred = doorbells(range(100))
+    assert len(hundred) == 64 and {len(bell) for bell in hundred} == {1, 2}
+    assert sum(hundred, []) == list(range(100))
+    big = doorbells(range(2005))
+    assert len(big) == 201 and {len(bell) for bell in big} == {9, 10}
+    assert sum(big, []) == list(range(2005))
+
+
+def test_a_large_tournament_rings_a_doorbell_per_few_matches(builtin_versions):
+    purge_broker_queue()
+    ids = sorted(make_tournament(builtin_versions, games=200).matches.values_list("pk", flat=True))
+    services.enqueue_matches(ids)
+    bells = waiting_doorbells()
+    assert len(bells) == 64 and {len(bell) for bell in bells} == {3, 4}
+    assert sorted(sum(bells, [])) == ids
+    assert waiting_match_ids() == set(ids)
+
+
+def test_a_doorbell_plays_its_matches_in_turn_and_once(builtin_versions):
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    assert pipeline.run_matches(ids, "worker-a") == ["finished"] * 3
+    started = list(Match.objects.filter(pk__in=ids).order_by("pk").values_list("started_at", flat=True))
+    assert started == sorted(started)
+    assert pipeline.run_matches(ids, "worker-b") == ["not claimed"] * 3  # a second delivery
+    assert set(Match.objects.filter(pk__in=ids).values_list("worker", flat=True)) == {"worker-a"}
+
+
+def test_a_doorbell_held_too_long_rings_again_for_the_rest(builtin_versions, monkeypatch):
+    purge_broker_queue()
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    monkeypatch.setattr(pipeline, "DOORBELL_SECONDS", 0.0)
+    assert pipeline.run_matches(ids, "worker-a") == ["finished", "rung again", "rung again"]
+    statuses = dict(Match.objects.filter(pk__in=ids).values_list("pk", "status"))
+    assert statuses == {ids[0]: Match.Status.FINISHED, ids[1]: Match.Status.QUEUED, ids[2]: Match.Status.QUEUED}
+    assert waiting_doorbells() == [[ids[1]], [ids[2]]]  # each its own doorbell now, for any worker
+
+
+def test_a_stopping_worker_begins_none_of_its_doorbell(builtin_versions, monkeypatch):
+    purge_broker_queue()
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    Match.objects.filter(pk=ids[2]).update(status=Match.Status.FINISHED)  # a duplicate's match, already done
+    monkeypatch.setattr(leases, "_stop_requested_at", None)
+    leases.request_stop()
+    assert pipeline.run_matches(ids, "worker-a") == ["rung again"] * 3
+    assert Match.objects.filter(pk__in=ids[:2], status=Match.Status.QUEUED, attempts=0).count() == 2
+    assert waiting_doorbells() == [[ids[0]], [ids[1]]]  # only the queued ones
+
+
+def test_the_reconciler_leaves_alone_the_matches_of_a_doorbell_a_worker_holds(builtin_versions, monkeypatch):
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    # Rung long ago; their doorbell is now the worker's, so the queue holds nothing for them.
+    Match.objects.filter(pk__in=ids).update(enqueued_at=timezone.now() - timedelta(hours=1))
+    purge_broker_queue()
+    rung_again = []
+    real_play = pipeline.play_match
+
+    def play_while_the_reconciler_runs(*args, **kwargs):
+        rung_again.extend(pipeline.reconcile_matches())
+        return real_play(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "play_match", play_while_the_reconciler_runs)
+    assert pipeline.run_matches(ids, "worker-a") == ["finished"] * 3
+    assert rung_again == []
+    assert waiting_match_ids() == set()
