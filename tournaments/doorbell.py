@@ -5,10 +5,11 @@ leases and the validation ring through here, by task name, so none of them impor
 (tasks.py imports them, never the reverse).
 
 What the broker's queue holds: the match ids whose doorbell is still waiting to be answered. A doorbell
-names up to ``MATCHES_PER_DOORBELL`` matches, which one worker plays in turn (``pipeline.run_matches``):
-a large batch (a big round robin, the reconciler after a broker loss) costs a tenth of the messages, each
-costing about as much CPU to send and to take as a short match's own writes. Fewer than
-``DOORBELLS_SPREAD`` matches are rung one a message, so a small tournament still starts on every idle worker.
+names up to ``ARENA["MATCHES_PER_DOORBELL"]`` matches (10), which one worker plays in turn
+(``pipeline.run_matches``): a large batch (a big round robin, the reconciler after a broker loss) costs a
+tenth of the messages, each costing about as much CPU to send and to take as a short match's own writes.
+A batch rings at least ``ARENA["DOORBELLS_SPREAD"]`` doorbells (64), so a small tournament is still rung
+one a match and starts on every idle worker.
 
 The reconciler re-rings a queued match only when its message is not waiting in the queue, so a long
 healthy backlog is never flooded with duplicates, while a lost message (an empty broker restart, a
@@ -23,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Sequence
 
+from django.conf import settings
 from django.db.models.functions import Now
 
 from tournaments.models import Match
@@ -34,10 +36,6 @@ VALIDATE_VERSION = "tournaments.tasks.validate_version"
 # kombu's Redis transport keeps one list per priority step; priority 0 is the bare queue name.
 REDIS_PRIORITY_SEPARATOR = "\x06\x16"
 REDIS_PRIORITY_STEPS = (0, 3, 6, 9)
-#: The most matches one doorbell names.
-MATCHES_PER_DOORBELL = 10
-#: A batch rings at least this many doorbells (or one a match, if it is smaller).
-DOORBELLS_SPREAD = 64
 
 
 def _match_ids(raw: bytes | str) -> list[int]:
@@ -131,10 +129,11 @@ def _send_many(task: str, args: Sequence[int | list[int]]) -> None:
 
 
 def doorbells(match_ids: Sequence[int]) -> list[list[int]]:
-    """The matches split into doorbells, in order: one a match below ``DOORBELLS_SPREAD`` of them, else
-    ``DOORBELLS_SPREAD`` or more of nearly equal size, each naming at most ``MATCHES_PER_DOORBELL``."""
+    """The matches split into doorbells, in order: one a match below ``ARENA["DOORBELLS_SPREAD"]`` of them,
+    else that many or more, of nearly equal size, each naming at most ``ARENA["MATCHES_PER_DOORBELL"]``."""
     ids = list(match_ids)
-    count = min(len(ids), max(DOORBELLS_SPREAD, -(-len(ids) // MATCHES_PER_DOORBELL)))
+    spread, most = settings.ARENA["DOORBELLS_SPREAD"], settings.ARENA["MATCHES_PER_DOORBELL"]
+    count = min(len(ids), max(spread, -(-len(ids) // most)))
     size, extra = divmod(len(ids), count) if count else (0, 0)
     bells, start = [], 0
     for number in range(count):

@@ -167,7 +167,8 @@ def run_matches(match_ids: list[int], worker: str | None = None) -> list[str]:
     holds them they are in no queue, so they are marked as rung when it takes them: the reconciler, which
     rings again queued matches it cannot see waiting, leaves them alone for ``RERING_AFTER_SECONDS``."""
     if len(match_ids) > 1:
-        doorbell.touch_matches(match_ids[1:])
+        with writers_in_turn():  # SQLite: queue for the write with the pipeline's writers, not in its polls
+            doorbell.touch_matches(match_ids[1:])
     taken = time.monotonic()
     outcomes: list[str] = []
     for done, match_id in enumerate(match_ids):

@@ -294,6 +294,11 @@ ARENA = {
     # A queued match rung this long ago and not waiting in the broker's queue is rung again (a lost
     # message: empty broker restart, a worker killed between receiving and claiming).
     "RERING_AFTER_SECONDS": int(os.environ.get("ARENA_RERING_AFTER_SECONDS", 10)),
+    # A batch of matches rung at once (a large round robin, the reconciler after a broker loss) goes out as
+    # at least DOORBELLS_SPREAD messages (set it to the number of worker processes or more), each naming up
+    # to MATCHES_PER_DOORBELL matches that one worker plays in turn (1: a message per match).
+    "MATCHES_PER_DOORBELL": max(1, int(os.environ.get("ARENA_MATCHES_PER_DOORBELL", 10))),
+    "DOORBELLS_SPREAD": max(1, int(os.environ.get("ARENA_DOORBELLS_SPREAD", 64))),
     # Without a look into the broker's queue (brokers other than Redis and the filesystem), and for
     # pending bot validations: enqueue again after this long.
     "REQUEUE_AFTER_SECONDS": int(os.environ.get("ARENA_REQUEUE_AFTER_SECONDS", 300)),

@@ -37,6 +37,15 @@ def test_a_batch_is_split_into_doorbells_in_order():
     assert sum(big, []) == list(range(2005))
 
 
+def test_the_doorbells_follow_the_operators_settings(settings, monkeypatch):
+    monkeypatch.setitem(settings.ARENA, "MATCHES_PER_DOORBELL", 1)
+    assert doorbells(range(300)) == [[i] for i in range(300)]  # a message per match, as before doorbells
+    monkeypatch.setitem(settings.ARENA, "MATCHES_PER_DOORBELL", 10)
+    monkeypatch.setitem(settings.ARENA, "DOORBELLS_SPREAD", 4)
+    assert doorbells(range(10)) == [[0, 1, 2], [3, 4, 5], [6, 7], [8, 9]]  # few workers: fewer, fuller doorbells
+    assert doorbells(range(3)) == [[0], [1], [2]]
+
+
 def test_a_large_tournament_rings_a_doorbell_per_few_matches(builtin_versions):
     purge_broker_queue()
     ids = sorted(make_tournament(builtin_versions, games=200).matches.values_list("pk", flat=True))
