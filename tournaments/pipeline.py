@@ -5,8 +5,9 @@ to ten of a large batch; README "Architecture"; deploy/SCALING.md "The match pip
 and round trips): the worker claims the match with a conditional update
 (queued -> running, with a lease token; the lease is short and renewed while the match plays), plays it, and
 stores the result and the TrueSkill update in one transaction (running -> finished) under the game's rating
-lock. Only the holder of the lease stores a result, and a match is rated exactly once: a second delivery finds
-nothing to claim, a retry after a lost reply nothing to write. The reconciler frees the matches of dead
+lock. A doorbell's next match is claimed in that transaction. Only the holder of the lease stores a result,
+and a match is rated exactly once: a second delivery finds nothing to claim, a retry after a lost reply
+nothing to write. The reconciler frees the matches of dead
 workers (expired leases) and rings again for matches whose message was lost.
 
 Imports flow one way: the pipeline builds on the tournament lifecycle (tournaments.services: it advances a
@@ -20,6 +21,7 @@ import traceback
 import uuid
 from datetime import timedelta
 from functools import cache
+from typing import Callable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -43,18 +45,18 @@ from tournaments.services import advance_after_match, advance_tournament, enqueu
 log = logging.getLogger(__name__)
 
 
-def _claim_statement(match_id: int, worker: str) -> tuple[str, Statement]:
-    """A fresh lease token and the conditional update that takes a queued match (or one whose lease expired)
-    with it."""
-    token = str(uuid.uuid4())
+def _claim_statement(match_id: int, worker: str, token: str) -> Statement:
+    """The conditional update that takes a queued match (or one whose lease expired) with a lease token.
+
+    It takes again a match this token holds already, so a claim retried after a lost reply succeeds."""
     now_sql, now_params, until_sql, until_params = leases.lease_sql()
     running = Match.Status.RUNNING
-    return token, (
+    return (
         f"UPDATE {table(Match)} SET status = %s, lease_token = %s, lease_until = {until_sql}, "
         f"attempts = attempts + 1, started_at = %s, worker = %s "
-        f"WHERE id = %s AND (status = %s OR (status = %s AND lease_until < {now_sql}))",
+        f"WHERE id = %s AND (status = %s OR (status = %s AND (lease_until < {now_sql} OR lease_token = %s)))",
         [running, token, *until_params, _datetime(timezone.now()), worker[:200], match_id, Match.Status.QUEUED,
-         running, *now_params])
+         running, *now_params, token])
 
 
 def _datetime(value):
@@ -65,16 +67,42 @@ def claim_match(match_id: int, worker: str = "") -> str | None:
     """Take a queued match (or one whose lease expired) for this worker; the lease token, or None.
 
     The lease is short (MATCH_LEASE_SECONDS); run_match renews it while the match plays."""
-    token, claim = _claim_statement(match_id, worker)
-    return token if run_statements([claim], flush=False)[0].rowcount else None
+    token = str(uuid.uuid4())
+    return token if run_statements([_claim_statement(match_id, worker, token)], flush=False)[0].rowcount else None
 
 
-def _claim_and_load(match_id: int, worker: str) -> tuple[str, Match, list[MatchSeat]] | None:
+#: A claimed match as the worker plays it: its lease token, the match (with its tournament) and its seats.
+Claimed = tuple[str, Match, list[MatchSeat]]
+
+
+class Claim:
+    """The claim of a match with the read of what the worker needs to play it. Sent alone, or (a doorbell's
+    next match) with the statements that store the match before it: one write turn and one round trip fewer
+    a match. Its token is drawn once, so a store retried after a lost reply claims the match again."""
+
+    def __init__(self, match_id: int, worker: str):
+        self.match_id, self.worker, self.token = match_id, worker, str(uuid.uuid4())
+
+    def statements(self) -> list[Statement]:
+        """The claim, then the read of what the worker needs to play the match."""
+        return [_claim_statement(self.match_id, self.worker, self.token),
+                (_load_sql(connection.vendor), [self.match_id])]
+
+    def result(self, claimed, loaded) -> Claimed | None:
+        """The claimed match from the two statements' results; None if it was not ours to claim."""
+        return _loaded(self.match_id, self.token, claimed, loaded)
+
+
+def _claim_and_load(match_id: int, worker: str) -> Claimed | None:
     """Claim a match and read it with its tournament and its seats' versions, in one round trip
     (PostgreSQL); None if it was not ours to claim."""
-    token, claim = _claim_statement(match_id, worker)
+    claim = Claim(match_id, worker)
     with writers_in_turn():
-        claimed, loaded = run_statements([claim, (_load_sql(connection.vendor), [match_id])], flush=False)
+        return claim.result(*run_statements(claim.statements(), flush=False))
+
+
+def _loaded(match_id: int, token: str, claimed, loaded) -> Claimed | None:
+    """The match and its seats as model objects (unsaved, read from the load's rows), if the claim took it."""
     if not claimed.rowcount:
         return None
     (game, seed, options, purpose, tournament_id, rated, fmt, *_), = loaded.rows[:1]
@@ -113,10 +141,17 @@ def run_match(match_id: int, worker: str | None = None) -> str:
     """Claim, play, store and rate one match. Safe to call any number of times for the same id:
     only the claim holder stores a result, and a match is rated once. Returns what happened."""
     worker = worker or socket.gethostname()
-    claimed = _claim_and_load(match_id, worker)
+    return _play(_claim_and_load(match_id, worker), match_id)[0]
+
+
+def _play(claimed: Claimed | None, match_id: int, claim_next: Callable[[], Claim | None] = lambda: None,
+          ) -> tuple[str, Claimed | None]:
+    """Play a claimed match, store and rate it, advance its tournament; what happened, and the next match if
+    ``claim_next`` (asked when the match is about to be stored) gave one to claim in the store's transaction."""
     if claimed is None:
-        return "not claimed"
+        return "not claimed", None
     token, match, seats = claimed
+    following: Claimed | None = None
     with leases.LeaseKeeper(match_id, token) as keeper:
         bots: list[Bot] = []
         try:
@@ -129,7 +164,7 @@ def run_match(match_id: int, worker: str | None = None) -> str:
         except leases.LeaseLost:  # taken over or handed back: the match is another worker's now
             for bot in bots:
                 bot.close()
-            return "handed back" if keeper.handed_back else "lease lost"
+            return ("handed back" if keeper.handed_back else "lease lost"), None
         except Exception:  # an engine or set-up error: keep the match, with its error, for a human
             for bot in bots:
                 bot.close()
@@ -138,12 +173,14 @@ def run_match(match_id: int, worker: str | None = None) -> str:
             Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
                 status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
             advance_after_match(match)
-            return "failed"
+            return "failed", None
         log_data = result.to_dict()
         blob = encode_log(result)  # outside the transaction: the game lock is held only to write
+        then = claim_next()
         # A database away for a while (restart, failover, link cut) delays the store; it never fails
         # the match. The heartbeat keeps the lease meanwhile.
-        stored = leases.retry_while_leased(keeper, lambda: _store(match, token, log_data, seats, blob), "lease lost")
+        stored, following = leases.retry_while_leased(
+            keeper, lambda: _store(match, token, log_data, seats, blob, then), ("lease lost", None))
         if stored == "lease lost":
             log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
@@ -151,7 +188,7 @@ def run_match(match_id: int, worker: str | None = None) -> str:
             advance_after_match(match)
         except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
             log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
-    return stored
+    return stored, following
 
 
 #: A worker holding a doorbell of several matches rings again for the rest once it has held it this long,
@@ -162,22 +199,35 @@ DOORBELL_SECONDS = 1.0
 def run_matches(match_ids: list[int], worker: str | None = None) -> list[str]:
     """Play the matches one doorbell names, in turn; what happened to each ("rung again": put back).
 
-    Those not yet begun are rung again (each then its own doorbell, at the back of the queue) when the
-    worker is asked to stop, or once it has held the doorbell for ``DOORBELL_SECONDS``. While a worker
-    holds them they are in no queue, so they are marked as rung when it takes them: the reconciler, which
-    rings again queued matches it cannot see waiting, leaves them alone for ``RERING_AFTER_SECONDS``."""
+    Each match but the first is claimed in the transaction that stores the one before it, if the worker
+    is still in time then. Those not yet claimed are rung again (each then its own doorbell, at the back of
+    the queue) when the worker is asked to stop, or once it has held the doorbell for ``DOORBELL_SECONDS``.
+    While a worker holds them they are in no queue, so they are marked as rung when it takes them: the
+    reconciler, which rings again queued matches it cannot see waiting, leaves them alone for
+    ``RERING_AFTER_SECONDS``."""
+    worker = worker or socket.gethostname()
     if len(match_ids) > 1:
         with writers_in_turn():  # SQLite: queue for the write with the pipeline's writers, not in its polls
             doorbell.touch_matches(match_ids[1:])
     taken = time.monotonic()
+
+    def in_time() -> bool:
+        return not leases.stop_requested() and time.monotonic() - taken <= DOORBELL_SECONDS
+
     outcomes: list[str] = []
+    claimed: Claimed | None = None  # the next match, when the store of the one before claimed it
     for done, match_id in enumerate(match_ids):
-        if leases.stop_requested() or (done and time.monotonic() - taken > DOORBELL_SECONDS):
-            rest = match_ids[done:]
-            enqueue_matches(list(Match.objects.filter(pk__in=rest, status=Match.Status.QUEUED)
-                                 .values_list("pk", flat=True)))
-            return outcomes + ["rung again"] * len(rest)
-        outcomes.append(run_match(match_id, worker))
+        if claimed is None:
+            if leases.stop_requested() or (done and not in_time()):
+                rest = match_ids[done:]
+                enqueue_matches(list(Match.objects.filter(pk__in=rest, status=Match.Status.QUEUED)
+                                     .values_list("pk", flat=True)))
+                return outcomes + ["rung again"] * len(rest)
+            claimed = _claim_and_load(match_id, worker)
+        following = match_ids[done + 1] if done + 1 < len(match_ids) else None
+        outcome, claimed = _play(claimed, match_id,
+                                 lambda: Claim(following, worker) if following is not None and in_time() else None)
+        outcomes.append(outcome)
     return outcomes
 
 
@@ -193,7 +243,7 @@ def rated_ruleset(match: Match, seats: int | None = None) -> str | None:
 def store_result(match: Match, token: str, log_data: dict) -> str:
     """Store a played match and, if it is rated, rate it, in one transaction, if this worker still holds
     the lease."""
-    stored = _store(match, token, log_data)
+    stored, _ = _store(match, token, log_data)
     if stored == "finished":
         advance_after_match(match)
     return stored
@@ -206,7 +256,7 @@ def save_match_log(match_id: int, log_data: dict) -> None:
 
 
 def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | None = None,
-           blob: bytes | None = None) -> str:
+           blob: bytes | None = None, then: Claim | None = None) -> tuple[str, Claimed | None]:
     """One transaction, a fixed number of statements in two round trips (PostgreSQL; tests/platform/
     test_pipeline.py counts them): the transaction's begin, the conditional store (which also marks the match
     rated: exactly once), the log, the seats in one update, then (rated only) the game's lock and rating turn
@@ -216,7 +266,10 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
     The store swaps the lease token for a token of this attempt, and every later write is conditional on
     it: so they are written only if the store was (a retry after a lost reply finds nothing to do). The
     game's lock is taken last and held to the commit, so it covers the rating writes only, and the order
-    in which matches take it is the order in which they commit (finish) and are rated."""
+    in which matches take it is the order in which they commit (finish) and are rated.
+
+    ``then``: a doorbell's next match, claimed and read first in the same transaction and round trip
+    (committed whether or not this store was ours). Returns what happened and that match, if claimed."""
     if seats is None:
         seats = list(match.seats.order_by("seat"))
     ruleset = rated_ruleset(match, len(seats))
@@ -253,18 +306,23 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
     turn_at = len(statements)
     if ruleset:
         statements += rating_turn(match.game, ours) + read_ratings(ruleset, [version for version, _ in rating])
+    # The next match's claim goes first: waiting for its row (a duplicate doorbell's worker storing it), this
+    # transaction holds no other lock yet, so no two transactions wait for each other.
+    claim = then.statements() if then else []
     with writers_in_turn(), transaction.atomic():
         # Unrated, these statements are the whole transaction: its commit goes with them (PostgreSQL).
-        results = run_statements(statements, flush=False, commit=not ruleset)
-        if not results[0].rowcount:
-            return "lease lost"  # another worker took the match over; its result counts (nothing was written)
+        results = run_statements(claim + statements, flush=False, commit=not ruleset)
+        following = then.result(*results[:2]) if then else None
+        results = results[len(claim):]
+        if not results[0].rowcount:  # another worker took the match over; its result counts (nothing was written)
+            return "lease lost", following
         if ruleset:  # the rating writes end the transaction, its commit sent with them
             turn, number, *read = results[turn_at:]
             if turn.rowcount:
                 apply_rating(number.rows[0][0], match.pk, match.game, ruleset, rating, read=read, commit=True)
             else:  # the game's first rated match: no lock row yet, so nothing was locked when the ratings were read
                 apply_rating(take_rating_turn(match.game), match.pk, match.game, ruleset, rating, commit=True)
-    return "finished"
+    return "finished", following
 
 
 def reconcile_matches() -> list[int]:

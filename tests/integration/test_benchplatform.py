@@ -32,6 +32,10 @@ def test_scaling_runs_one_and_two_workers_in_turn_and_prints_their_ratio(tmp_pat
         # the last doorbell is rung before the steady window opens, so its match at least ends inside it
         assert 1 <= run["steady_matches"] <= 6 and 0 < run["enqueue_seconds"] < run["seconds"]
         assert run["steady_matches_per_s"] > 0
+        # The workers' wall time split: their CPU, waiting for a core, and the rest (read from Linux's schedstat).
+        assert run["cpu_ms_per_match"] > 0 and run["runqueue_ms_per_match"] >= 0
+        split = run["cpu_ms_per_match"] + run["runqueue_ms_per_match"] + run["blocked_ms_per_match"]
+        assert abs(split - run["wall_ms_per_match_per_worker"]) <= 0.02
     assert summary["scaling"] == "2 workers / 1"
     assert summary["ratios"] == [round(runs[1]["matches_per_s"] / runs[0]["matches_per_s"], 2)]
     assert summary["median_ratio"] == summary["ratios"][0]

@@ -102,3 +102,70 @@ def test_the_reconciler_leaves_alone_the_matches_of_a_doorbell_a_worker_holds(bu
     assert pipeline.run_matches(ids, "worker-a") == ["finished"] * 3
     assert rung_again == []
     assert waiting_match_ids() == set()
+
+
+def test_each_next_match_is_claimed_with_the_store_of_the_one_before(builtin_versions, monkeypatch):
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    batches = []
+    real_run_statements = pipeline.run_statements
+
+    def recording(statements, *args, **kwargs):
+        batches.append(list(statements))
+        return real_run_statements(statements, *args, **kwargs)
+
+    def claimed(statement) -> int | None:
+        sql, params = statement
+        return params[params.index("worker-a") + 1] if "attempts = attempts + 1" in sql else None
+
+    def stored(statement) -> int | None:
+        sql, params = statement
+        return params[-3] if sql.startswith('UPDATE "tournaments_match" SET status') and "finished" in params else None
+
+    monkeypatch.setattr(pipeline, "run_statements", recording)
+    assert pipeline.run_matches(ids, "worker-a") == ["finished"] * 3
+    claims = [b for b in batches if claimed(b[0])]
+    # The first match's claim with its read alone; each next one's first in the batch that stores the one before.
+    assert [claimed(b[0]) for b in claims] == ids
+    assert len(claims[0]) == 2
+    assert [stored(b[2]) for b in claims[1:]] == ids[:2]
+    assert sum(1 for b in batches for statement in b if claimed(statement)) == 3
+    assert list(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True)) == [1, 1, 1]
+
+
+class WorkerKilled(BaseException):
+    """The worker process dies (nothing after this point of the pipeline runs)."""
+
+
+def test_a_worker_killed_after_a_store_leaves_the_next_match_claimed_until_its_lease_expires(builtin_versions,
+                                                                                              monkeypatch):
+    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+
+    def killed(match):
+        raise WorkerKilled
+
+    with monkeypatch.context() as patched:
+        patched.setattr(pipeline, "advance_after_match", killed)
+        try:
+            pipeline.run_matches(ids, "worker-a")
+        except WorkerKilled:
+            pass
+    status = dict(Match.objects.filter(pk__in=ids).values_list("pk", "status"))
+    assert status == {ids[0]: Match.Status.FINISHED, ids[1]: Match.Status.RUNNING, ids[2]: Match.Status.QUEUED}
+    purge_broker_queue()
+    assert pipeline.reconcile_matches() == []  # its lease still runs, and the third was marked as rung
+    Match.objects.filter(pk=ids[1]).update(lease_until=timezone.now() - timedelta(seconds=1))
+    Match.objects.filter(pk=ids[2]).update(enqueued_at=timezone.now() - timedelta(hours=1))
+    assert pipeline.reconcile_matches() == ids[1:]
+    assert pipeline.run_matches(ids[1:], "worker-b") == ["finished", "finished"]
+    assert dict(Match.objects.filter(pk__in=ids).values_list("pk", "attempts")) == {ids[0]: 1, ids[1]: 2, ids[2]: 1}
+
+
+def test_a_claim_sent_again_after_a_lost_reply_takes_the_match_again_and_no_other_claim_does(builtin_versions):
+    match_id = min(make_tournament(builtin_versions, games=1).matches.values_list("pk", flat=True))
+    claim = pipeline.Claim(match_id, "worker-a")
+    first = claim.result(*pipeline.run_statements(claim.statements()))
+    again = claim.result(*pipeline.run_statements(claim.statements()))
+    assert first and again and first[0] == again[0] == claim.token
+    other = pipeline.Claim(match_id, "worker-b")
+    assert other.result(*pipeline.run_statements(other.statements())) is None  # the lease still runs
+    assert Match.objects.get(pk=match_id).worker == "worker-a"

@@ -95,6 +95,15 @@ def cpu_seconds(pids: list[int]) -> float | None:
         return None
 
 
+def runqueue_seconds(pids: list[int]) -> float | None:
+    """Time these processes' threads were ready to run but waited for a core (Linux schedstat), or None."""
+    try:
+        return sum(int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[1])
+                   for pid in pids for task in os.listdir(f"/proc/{pid}/task")) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def wait_until_done(tournament, matches: int, started: float) -> int:
     """Poll the tournament's progress until its ``matches`` are done.
 
@@ -217,6 +226,7 @@ class Command(BaseCommand):
             servers = {pid: cpu_seconds([pid]) for pid in database_server_pids(in_process)}
             started, cpu_started = time.perf_counter(), time.process_time()
             workers_cpu = cpu_seconds([p.pid for p in procs])
+            workers_runqueue = runqueue_seconds([p.pid for p in procs])
             tournament = create_tournament(name=f"benchmark {game}", game=game, seats=seats,
                                            games_per_pairing=matches, bot_versions=entrants,
                                            seed=99, rated=True)
@@ -238,11 +248,14 @@ class Command(BaseCommand):
             server_after = {pid: cpu_seconds([pid]) for pid in database_server_pids(in_process)}
             server_cpu = (sum(cpu - (servers.get(pid) or 0.0) for pid, cpu in server_after.items() if cpu is not None)
                           if server_after else None)
+            runqueue = None
             if in_process:
                 cpu = time.process_time() - cpu_started
             else:
                 after = cpu_seconds([p.pid for p in procs])
                 cpu = None if after is None or workers_cpu is None else after - workers_cpu
+                waited = runqueue_seconds([p.pid for p in procs])
+                runqueue = None if waited is None or workers_runqueue is None else waited - workers_runqueue
         finally:
             stop_workers(procs)
         finished = list(Match.objects.filter(tournament=tournament))
@@ -269,6 +282,12 @@ class Command(BaseCommand):
             "cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches, 2),
             "engine_cpu_ms_per_match": round(engine_cpu_ms, 2),
             "overhead_cpu_ms_per_match": None if cpu is None else round(cpu * 1000 / matches - engine_cpu_ms, 2),
+            # Where the workers' wall time went besides their CPU: ready but waiting for a core (other processes:
+            # this one enqueueing, the database server, a neighbour), and the rest (the write lock, the broker,
+            # the disk, a worker idle at the end).
+            "runqueue_ms_per_match": None if runqueue is None else round(runqueue * 1000 / matches, 2),
+            "blocked_ms_per_match": (None if cpu is None or runqueue is None
+                                     else round(wall_ms - (cpu + runqueue) * 1000 / matches, 2)),
             # The database server's CPU for these sessions (PostgreSQL): parsing, planning, running the statements.
             "db_server_cpu_ms_per_match": None if server_cpu is None else round(server_cpu * 1000 / matches, 2),
             "stored_log_bytes_avg": round(sum(len(d) for d in stored) / max(1, len(stored)), 1),
