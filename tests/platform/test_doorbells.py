@@ -8,14 +8,15 @@ from django.utils import timezone
 
 from arena.celery import app
 from arena_testing import purge_broker_queue
+from ratings.models import Rating, RatingChange
 from tournaments import doorbell, leases, pipeline, services
 from tournaments.doorbell import doorbells, waiting_match_ids
 from tournaments.models import Match
 
 
-def make_tournament(versions, games: int):
+def make_tournament(versions, games: int, rated: bool = False):
     return services.create_tournament(name="bells", game="port_royal", seats=2, games_per_pairing=games, seed=5,
-                                      bot_versions=[versions["random"], versions["heuristic"]])
+                                      bot_versions=[versions["random"], versions["heuristic"]], rated=rated)
 
 
 def waiting_doorbells() -> list[list[int]]:
@@ -105,7 +106,7 @@ def test_the_reconciler_leaves_alone_the_matches_of_a_doorbell_a_worker_holds(bu
 
 
 def test_each_next_match_is_claimed_with_the_store_of_the_one_before(builtin_versions, monkeypatch):
-    ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
+    ids = sorted(make_tournament(builtin_versions, games=3, rated=True).matches.values_list("pk", flat=True))
     batches = []
     real_run_statements = pipeline.run_statements
 
@@ -129,6 +130,11 @@ def test_each_next_match_is_claimed_with_the_store_of_the_one_before(builtin_ver
     assert len(claims[0]) == 2
     assert [stored(b[2]) for b in claims[1:]] == ids[:2]
     assert sum(1 for b in batches for statement in b if claimed(statement)) == 3
+    # Each match rated once, in the order stored.
+    assert RatingChange.objects.filter(match__in=ids).count() == 6
+    assert list(RatingChange.objects.filter(match__in=ids).order_by("id").values_list("match", flat=True)) == \
+        [i for i in ids for _ in range(2)]
+    assert set(Rating.objects.values_list("games", flat=True)) == {3}
     assert list(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True)) == [1, 1, 1]
 
 
