@@ -10,9 +10,33 @@ from __future__ import annotations
 from engines.alhambra.data import E, FOUNTAIN, N, S, TILE_WALLS, W
 
 OFFSET = 64
-STRIDE = 128
-ORIGIN = OFFSET * STRIDE + OFFSET
+# Not a power of two: the low bits of a cell, where a small dict looks first, then depend on x as well
+# as on y (with 128 the cells of a row all start at the same slot).
+STRIDE = 137
 LIMIT = 60  # coordinates beyond this would alias other cells; no Alhambra gets there
+#: CELLS[c]: the one int object of cell ``c`` (any cell within LIMIT + 1 of the origin). A dict finds a
+#: key by identity before comparing values, and ``c + step`` makes a new int every time: the engine
+#: takes its cells from here so that its dicts of cells skip that comparison. Values are unchanged.
+CELLS: tuple[int, ...] = tuple(range(STRIDE * STRIDE))
+ORIGIN = CELLS[OFFSET * STRIDE + OFFSET]
+
+
+def cell_key(c: int) -> int:
+    """``CELLS[c]``, or ``c`` itself for a cell outside CELLS (only hand-built Alhambras get there)."""
+    return CELLS[c] if 0 <= c < len(CELLS) else c
+
+
+class _OwnKeys:
+    """Stands in for CELLS around a cell that has no 8 neighbours in it: each cell is its own key."""
+
+    __slots__ = ()
+
+    def __getitem__(self, c: int) -> int:
+        return c
+
+
+_OWN_KEYS = _OwnKeys()
+_LAST_AROUND = len(CELLS) - STRIDE - 2  # the cells STRIDE + 1 to this have their 8 neighbours in CELLS
 
 # (direction bit, cell step, opposite direction bit)
 STEPS: tuple[tuple[int, int, int], ...] = ((N, 1, S), (E, STRIDE, W), (S, -1, N), (W, -STRIDE, E))
@@ -154,10 +178,13 @@ def codes_of(alhambra: dict[int, int]) -> dict[int, int]:
     """The code of every cell next to a tile (8 directions), occupied or not."""
     codes: dict[int, int] = {}
     walls_of = TILE_WALLS
+    cells = CELLS
     for c, t in alhambra.items():
         walls = walls_of[t]
         for step, bits in _CODE_BITS[walls]:
             e = c + step
+            if 0 <= e < len(cells):  # cell_key without the call
+                e = cells[e]
             codes[e] = codes.get(e, 0) | bits
         codes[c] = codes.get(c, 0) | walls << 12
     return codes
@@ -176,20 +203,33 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, tup
     (None: empty); ``alhambra`` already holds the change."""
     walls_of = TILE_WALLS
     fits_of = CODE_FIT_FLAGS
+    cells = CELLS if STRIDE < c <= _LAST_AROUND else _OWN_KEYS  # the first unless hand-built far off the grid
     was = EMPTY if old is None else walls_of[old]
     now = EMPTY if new is None else walls_of[new]
     own = OWN_DELTA[was][now]
     if own:
         codes[c] = codes.get(c, 0) + own
-    for step, delta in CODE_DELTA[was][now]:
-        e = c + step
-        code = codes[e] = codes.get(e, 0) + delta
-        if e not in alhambra:
-            fit = fits_of[code]
-            if fit:
-                front[e] = fit
-            elif e in front:
-                del front[e]
+    if old is None:  # a new tile: some neighbours may have no code yet
+        for step, delta in CODE_DELTA[was][now]:
+            e = cells[c + step]
+            code = codes[e] = codes.get(e, 0) + delta
+            if e not in alhambra:
+                fit = fits_of[code]
+                if fit:
+                    front[e] = fit
+                elif e in front:
+                    del front[e]
+    else:  # the tile had its neighbours coded: plain subscripts, cheaper than get()
+        for step, delta in CODE_DELTA[was][now]:
+            e = cells[c + step]
+            code = codes[e] + delta
+            codes[e] = code
+            if e not in alhambra:
+                fit = fits_of[code]
+                if fit:
+                    front[e] = fit
+                elif e in front:
+                    del front[e]
     if new is None:
         fit = fits_of[codes.get(c, 0)]
         if fit:
@@ -296,7 +336,7 @@ def _low_point(v: int, d: int, codes: dict[int, int], disc: dict[int, int], cut:
     closure cycle for the garbage collector."""
     low = d
     for step in steps[codes[v]]:
-        w = v + step
+        w = CELLS[v + step]  # a tile joined to the fountain: within 54 cells of it
         dw = disc.get(w)
         if dw is None:
             dw = disc[w] = len(disc)

@@ -5,6 +5,7 @@ purse (its values in each slot's currency), the search for payments, and the mem
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from engines.alhambra.data import CARD_CURRENCY, CARD_VALUE, MARKET_SLOTS, SLOT_CURRENCY, TAKE_MONEY_LIMIT, TILE_PRICE
@@ -17,15 +18,18 @@ _TAKE_KEY_BITS: tuple[int, ...] = tuple(v << 1 for v in _CAPPED_VALUE)  # a card
 _CARD_CLASS: tuple[int, ...] = tuple(c // 3 for c in range(108))  # (currency, value): equal cards share it
 _TAKE_ONE: tuple[Action, ...] = tuple({"type": "take_money", "cards": [c]} for c in range(108))
 _TAKE_SOME: dict[tuple[int, ...], Action] = {}  # 2+ cards worth at most 5 (a few thousand) -> the action
-# the take_picks key of a market -> (the positions taken alone, None for all; the picks of 2+ cards)
-_TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]] = {}
+# the take_picks key of a market -> (the positions taken alone, None for all; itemgetters of the picks of 2+ cards)
+_TAKE_RECIPES: dict[int, tuple[tuple[int, ...] | None, tuple[itemgetter, ...]]] = {}
 _PAY_MEMO: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}  # tuples: the collector stops tracking them
 # [every][slot][price]: values (an int of a purse_of) -> buy actions (nested by the small parts: no key tuple to build)
 _BUY_MEMO: tuple[tuple[tuple[dict[int, list[Action]], ...], ...], ...] = tuple(
     tuple(tuple({} for _price in range(max(TILE_PRICE) + 1)) for _slot in range(5)) for _every in (False, True))
 _BUY_MEMO_SIZE = [0]  # the entries in all of _BUY_MEMO
-# (slot, payment) -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
-_BUY_ONE: dict[tuple[int, tuple[int, ...]], Action] = {}
+# [slot]: payment -> the action, shared by the memo's lists: fewer objects for the garbage collector to scan
+_BUY_ONE: tuple[dict[tuple[int, ...], Action], ...] = tuple({} for _slot in range(5))
+# [every][price]: values (an int of a purse_of) -> its payment sets (payment_sets), shared by the slots
+_PAYS_OF: tuple[tuple[dict[int, tuple[tuple[int, ...], ...]], ...], ...] = tuple(
+    tuple({} for _price in range(max(TILE_PRICE) + 1)) for _every in (False, True))
 
 
 def take_actions(money_market: list[int]) -> list[Action]:
@@ -46,17 +50,20 @@ def take_actions(money_market: list[int]) -> list[Action]:
     if recipe is None:
         picks = take_picks(money_market)
         singles = tuple(p[0] for p in picks if len(p) == 1)
-        recipe = (None if len(singles) == len(money_market) else singles, tuple(p for p in picks if len(p) > 1))
+        recipe = (None if len(singles) == len(money_market) else singles,
+                  tuple(itemgetter(*p) for p in picks if len(p) > 1))
         _TAKE_RECIPES[key] = recipe  # 4 bits a card of a 4-card market: bounded, no cap needed
     singles, several = recipe
+    takes = []
     if singles is None:  # no two equal cards: each card alone, in market order
-        takes = []
         for c in money_market:
             takes.append(_TAKE_ONE[c])
     else:
-        takes = [_TAKE_ONE[money_market[i]] for i in singles]
+        for i in singles:
+            takes.append(_TAKE_ONE[money_market[i]])
+    # the cards of a pick by an itemgetter: a comprehension would make a new function object per pick
     for pick in several:
-        cards = tuple([money_market[i] for i in pick])
+        cards = pick(money_market)  # 2+ positions: a tuple
         act = _TAKE_SOME.get(cards)
         if act is None:
             act = _TAKE_SOME[cards] = {"type": "take_money", "cards": list(cards)}
@@ -85,24 +92,26 @@ def buy_actions(s: AlhambraState, purse: tuple[int, ...]) -> list[Action]:
 def _slot_buy_actions(slot: int, values: int, price: int, every: bool) -> list[Action]:
     """The buy actions of a tile costing ``price`` on ``slot`` for the values of its currency in hand
     (``purse_of``'s digits), memoized under ``(every, slot, price, values)``."""
-    desc = []  # the values, descending: the last digits first
-    rest = values
-    while rest:
-        desc.append(rest % 10)
-        rest //= 10
-    desc.sort(reverse=True)  # a hand that is not sorted (tests build such hands) gives digits in any order
+    by_values = _PAYS_OF[every][price]
+    pays = by_values.get(values)
+    if pays is None:  # the same values may have been priced for another slot
+        desc = sorted(map(int, str(values)), reverse=True)  # a hand that is not sorted (tests build such hands)
+        pays = by_values[values] = payment_sets(desc, price, every) if sum(desc) >= price else ()
+    one = _BUY_ONE[slot]
     acts = []
-    if sum(desc) >= price:
-        for pay in payment_sets(desc, price, every):
-            act = _BUY_ONE.get((slot, pay))
-            if act is None:
-                act = _BUY_ONE[(slot, pay)] = {"type": "buy", "slot": slot, "pay": list(pay)}
-            acts.append(act)
-    if _BUY_MEMO_SIZE[0] > 200_000:
+    for pay in pays:
+        act = one.get(pay)
+        if act is None:
+            act = one[pay] = {"type": "buy", "slot": slot, "pay": list(pay)}
+        acts.append(act)
+    if _BUY_MEMO_SIZE[0] > 200_000:  # _PAYS_OF grows with _BUY_MEMO: the bound holds for both
         for by_slot in _BUY_MEMO:
             for by_price in by_slot:
                 for memo in by_price:
                     memo.clear()
+        for by_price in _PAYS_OF:
+            for memo in by_price:
+                memo.clear()
         _BUY_MEMO_SIZE[0] = 0
     _BUY_MEMO[every][slot][price][values] = acts
     _BUY_MEMO_SIZE[0] += 1
@@ -158,9 +167,16 @@ def _picks_of_classes(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
     """
     values = [k % 9 + 1 for k in classes]
     out = [(i,) for i in range(len(classes)) if i == 0 or classes[i] != classes[i - 1]]
-    for pick in _subsets(len(classes)):
-        if sum(values[i] for i in pick) <= TAKE_MONEY_LIMIT and all(
-                i == 0 or classes[i] != classes[i - 1] or i - 1 in pick for i in pick):
+    for pick in _subsets(len(classes)):  # plain loops: a generator expression is a new function each time
+        total = 0
+        for i in pick:
+            total += values[i]
+        if total > TAKE_MONEY_LIMIT:
+            continue
+        for i in pick:
+            if i and classes[i] == classes[i - 1] and i - 1 not in pick:
+                break  # an equal card left of this one is not taken: not the listed pick of these classes
+        else:
             out.append(pick)
     return out
 
@@ -182,50 +198,40 @@ def payment_sets(values: list[int], price: int, every: bool = False) -> tuple[tu
 
     Minimal ones only (§4.3: ``sum - min < price``) unless ``every``; deterministic order.
     """
-    key = (tuple(values), price, every)
-    found = _PAY_MEMO.get(key)
+    vals = tuple(values)
+    found = _PAY_MEMO.get((vals, price, every))
     if found is None:
-        found = tuple(_payments(values, price, every))
-        if len(_PAY_MEMO) > 200_000:
-            _PAY_MEMO.clear()
-        _PAY_MEMO[key] = found
+        found = _payments(vals, price, every)
     return found
 
 
-def _payments(values: list[int], price: int, every: bool) -> list[tuple[int, ...]]:
-    distinct: list[int] = []
-    left: list[int] = []  # the cards of each distinct value not in the payment being built
-    for v in values:  # descending: equal values side by side
-        if distinct and distinct[-1] == v:
-            left[-1] += 1
-        else:
-            distinct.append(v)
-            left.append(1)
-    reach = [0] * (len(distinct) + 1)  # reach[k]: all the cards from the k-th distinct value on
-    for k in range(len(distinct) - 1, -1, -1):
-        reach[k] = reach[k + 1] + distinct[k] * left[k]
+def _payments(vals: tuple[int, ...], price: int, every: bool) -> tuple[tuple[int, ...], ...]:
+    """``payment_sets`` worked out and memoized: a depth-first search taking each distinct value first
+    (descending), then the payments of the rest for the rest of the price. Those are ``payment_sets``
+    of a shorter problem, so they come from the memo (or are memoized for the next hand sharing them).
+
+    A payment grows from its largest card down, so its last card is its smallest: the payment is
+    minimal iff the price was not reached before that card. A branch stops where even every card
+    left cannot reach the price (it would find no payment)."""
     out: list[tuple[int, ...]] = []
-    _walk(distinct, left, reach, price, every, 0, 0, [], out)
-    return out
-
-
-def _walk(distinct: list[int], left: list[int], reach: list[int], price: int, every: bool, start: int, total: int,
-          chosen: list[int], out: list[tuple[int, ...]]) -> None:
-    """The depth-first search of ``_payments`` (a module function: a nested one would make a reference
-    cycle per call, left for the garbage collector). A branch stops where even every card left cannot
-    reach the price: it would find no payment, so the order of the others stays."""
-    for k in range(start, len(distinct)):
-        if total + reach[k] < price:  # reach only falls with k
-            return
-        if left[k]:
-            v = distinct[k]
-            left[k] -= 1
-            chosen.append(v)
-            if total + v >= price:
-                out.append(tuple(chosen))
-                if every:
-                    _walk(distinct, left, reach, price, every, k, total + v, chosen, out)
+    prev = None
+    reach = sum(vals)  # the cards from position i on
+    for i, v in enumerate(vals):
+        if v != prev:  # the first card of each distinct value
+            if reach < price:  # reach only falls with i
+                break
+            prev = v
+            if v >= price:
+                out.append((v,))
+                if every:  # every larger payment too
+                    for rest in payment_sets(vals[i + 1:], price - v, True):
+                        out.append((v,) + rest)
             else:
-                _walk(distinct, left, reach, price, every, k, total + v, chosen, out)
-            chosen.pop()
-            left[k] += 1
+                for rest in payment_sets(vals[i + 1:], price - v, every):
+                    out.append((v,) + rest)
+        reach -= v
+    found = tuple(out)
+    if len(_PAY_MEMO) > 200_000:
+        _PAY_MEMO.clear()
+    _PAY_MEMO[(vals, price, every)] = found
+    return found

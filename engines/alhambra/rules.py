@@ -37,7 +37,7 @@ from engines.alhambra.data import (
 from engines.alhambra.money import buy_actions, payment_sets, purse_of, take_actions, take_picks
 from engines.alhambra.preparation import choose_start_player, deal_start_money, insert_scoring_cards
 from engines.alhambra.scoring import building_counts, score_round
-from engines.alhambra.state import ACTION, FINAL_PLACEMENT, OVER, PLACEMENT, AlhambraState, SeatCache
+from engines.alhambra.state import ACTION, FINAL_PLACEMENT, OVER, PLACEMENT, REMOVE, AlhambraState, SeatCache
 from engines.core import Action, Event, Game, IllegalAction, Observation, Option, Outcome, ranks_from_keys
 
 PASS: Action = {"type": "pass"}
@@ -229,8 +229,7 @@ class Alhambra(Game):
         if len(alhambra) > 1:
             if cache.removable is None:
                 self._removal_facts(s, seat, cache)
-            for t in cache.removable:
-                acts.append(_REMOVE[t])
+            acts += cache.removable
             if distinct:
                 codes = cache.codes
                 swap_fits = geo.SWAP_FIT_FLAGS
@@ -246,8 +245,11 @@ class Alhambra(Game):
         return acts
 
     def _place_actions(self, s: AlhambraState, seat: int, tiles: list[int], dirk: bool) -> list[Action]:
-        cells = s.front_list(seat)
-        front = s.cache[seat].front  # cell -> fit flags
+        cache = s.seat_cache(seat)
+        front = cache.front  # cell -> fit flags
+        cells = cache.front_list
+        if cells is None:  # AlhambraState.front_list without the call
+            cells = cache.front_list = sorted(front)
         acts: list[Action] = []
         for tile in tiles:
             w = TILE_WALLS[tile]
@@ -395,6 +397,7 @@ class Alhambra(Game):
         if kind == "redesign_place":
             reserve.remove(tile)
             c = (action["x"] + geo.OFFSET) * geo.STRIDE + action["y"] + geo.OFFSET  # geo.cell without the call
+            c = geo.CELLS[c] if 0 <= c < len(geo.CELLS) else c  # geo.cell_key without the call
             alhambra[c] = tile
             s.changed(seat, c, None, tile)
         elif kind == "redesign_remove":
@@ -432,6 +435,7 @@ class Alhambra(Game):
         to = action["to"]
         if to == "alhambra":
             c = (action["x"] + geo.OFFSET) * geo.STRIDE + action["y"] + geo.OFFSET  # geo.cell without the call
+            c = geo.CELLS[c] if 0 <= c < len(geo.CELLS) else c  # geo.cell_key without the call
             s.alhambras[seat][c] = tile
             s.changed(seat, c, None, tile)
         elif to == "reserve":
@@ -493,7 +497,7 @@ class Alhambra(Game):
         if drawn:  # takes keep the market sorted: only drawn cards unsort it
             market.sort()
         filled = {}
-        if None in s.market:
+        if not all(s.market):  # some slot is None (tile ids are 1-54): cheaper than ``None in``, no comparisons
             for i in range(4):
                 if s.market[i] is None:
                     if s.bag:
@@ -574,11 +578,11 @@ class Alhambra(Game):
         cache = s.seat_cache(seat)
         if cache.removable is None:
             self._removal_facts(s, seat, cache)
-        return cache.removable
+        return [act["tile"] for act in cache.removable]
 
     @staticmethod
     def _removal_facts(s: AlhambraState, seat: int, cache: SeatCache) -> None:
-        """Fill ``cache.removable`` (R1, R2)."""
+        """Fill ``cache.removable`` (R1, R2): the remove actions of the removable tiles, in cell order."""
         alhambra = s.alhambras[seat]
         codes = cache.codes
         cells = cache.cells
@@ -589,18 +593,18 @@ class Alhambra(Game):
             leaf = geo.LEAF
             for c in cells:
                 if leaf[codes[c]]:
-                    removable.append(alhambra[c])
+                    removable.append(_REMOVE[alhambra[c]])
             return
         if cache.cut is None:
             cache.cut = geo.cut_cells(alhambra, codes)
             cache.connected = cache.cut is not None
         cut = cache.cut
         if cut is None:
-            cache.removable = [alhambra[c] for c in geo.removable(alhambra, codes, cut)]
+            cache.removable = [_REMOVE[alhambra[c]] for c in geo.removable(alhambra, codes, cut)]
         else:
             for c in cells:
                 if c not in cut and codes[c] & 15 != 15:
-                    removable.append(alhambra[c])
+                    removable.append(_REMOVE[alhambra[c]])
 
     def longest_wall(self, s: AlhambraState, seat: int) -> int:
         """The length of ``seat``'s longest outer wall (§5.2), kept until its Alhambra changes."""
@@ -712,7 +716,7 @@ class Alhambra(Game):
 
 # ---------------------------------------------------------------------------------- helpers
 # The shared action dicts of the legal lists (see the module docstring).
-_REMOVE: tuple[Action, ...] = tuple({"type": "redesign_remove", "tile": t} for t in range(55))
+_REMOVE = REMOVE
 _SWAP: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "redesign_swap", "tile": t, "replaces": r} for r in range(55)) for t in range(55))
 _TO_RESERVE: tuple[Action, ...] = tuple({"type": "place", "tile": t, "to": "reserve"} for t in range(55))
@@ -729,7 +733,7 @@ class _CellActions(dict):
         self.template = template
 
     def __missing__(self, c: int) -> Action:
-        x, y = geo.xy(c)
+        x, y = c // geo.STRIDE - geo.OFFSET, c % geo.STRIDE - geo.OFFSET  # geo.xy without the call
         act = self[c] = {**self.template, "x": x, "y": y}
         return act
 

@@ -14,6 +14,9 @@ from engines.core import Action
 
 ACTION, PLACEMENT, FINAL_PLACEMENT, OVER = "action", "placement", "final_placement", "over"
 
+#: REMOVE[tile]: the shared ``redesign_remove`` action of a tile (never mutated, as every listed action)
+REMOVE: tuple[Action, ...] = tuple({"type": "redesign_remove", "tile": t} for t in range(len(TILE_WALLS)))
+
 
 class SeatCache:
     """Derived facts about one Alhambra: the neighbourhood codes, the frontier and the tiles' cells are kept
@@ -41,7 +44,8 @@ class SeatCache:
         self.cut: set[int] | None = None
         #: every tile is known to be reachable (a full search said so, and the engine's changes keep it)
         self.connected = False
-        self.removable: list[int] | None = None  # the removable tiles, in cell order
+        #: the REMOVE actions of the removable tiles, in cell order (the redesign list takes them as they are)
+        self.removable: list[Action] | None = None
         #: the redesign actions, valid while the Alhambra and the reserve stay as they were
         self.redesign: list[Action] | None = None
         self.redesign_reserve: list[int] | None = None
@@ -84,7 +88,7 @@ class AlhambraState:
             cache.edges += len(steps)
             if cut is not None and len(steps) == 1:
                 # a new dead end: only the tile it hangs on becomes a cut tile
-                cut.add(c + steps[0])
+                cut.add(geo.cell_key(c + steps[0]))
             else:
                 cache.cut = None
         elif new is None:  # a removable tile went: the others stay reachable
@@ -97,8 +101,11 @@ class AlhambraState:
             if removable is not None and not (TILE_WALLS[old] ^ TILE_WALLS[new]) & code & 15:
                 # the same walls towards every neighbour: the neighbours' codes, the passages, the cut
                 # tiles and which cells are removable stay; only the tile's id changes
-                if old in removable:
-                    removable[removable.index(old)] = new
+                gone = REMOVE[old]
+                for i, act in enumerate(removable):
+                    if act is gone:
+                        removable[i] = REMOVE[new]
+                        break
                 cache.front_list = cache.redesign = cache.longest_wall = None
                 return
             was, now = geo.passage_mask(code, TILE_WALLS[old]), geo.passage_mask(code, TILE_WALLS[new])
