@@ -231,7 +231,9 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
-        "polling_interval": 0.2,
+        # An idle worker looks for a doorbell this often, so a match rung then starts within it; looking
+        # 20 times a second costs an idle worker ~0.4% of a core (deploy/SCALING.md).
+        "polling_interval": max(0.01, float(os.environ.get("ARENA_BROKER_POLL_SECONDS", 0.05))),
     }
     CELERY_BROKER_TRANSPORT = "arena.broker:Transport"  # kombu's, taking from a kept listing (arena/broker.py)
 else:
