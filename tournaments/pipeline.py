@@ -185,7 +185,7 @@ def _play(claimed: Claimed | None, match_id: int, claim_next: Callable[[], Claim
             log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
         try:
-            advance_after_match(match)
+            advance_after_match(match, following[1] if following else None)
         except leases.CONNECTION_ERRORS:  # the reconciler advances idle tournaments
             log.warning("match %s stored; its tournament advances at the next reconcile", match_id)
     return stored, following

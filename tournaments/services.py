@@ -165,19 +165,23 @@ def advance_tournament(tournament_id: int | None) -> None:
 OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
-def advance_after_match(match: Match) -> None:
+def advance_after_match(match: Match, next_open: Match | None = None) -> None:
     """A match of the tournament is done (stored or failed): advance the tournament if that was its last
     open match, or top up its ladder.
 
     Asked after the match's transaction committed, so of matches finishing together the last to commit
-    sees none open and advances (one indexed read for the others; no lock)."""
+    sees none open and advances (one indexed read for the others; no lock). ``next_open``: a match this
+    worker holds open (claimed with the store); if it is of the same tournament, nothing needs reading."""
     tournament = match.tournament
     if tournament is None:
         return
-    if tournament.format != Tournament.Format.LADDER and run_statements([(
-            f"SELECT 1 FROM {table(Match)} WHERE tournament_id = %s AND status IN (%s, %s) LIMIT 1",
-            [tournament.pk, *OPEN])])[0].rows:
-        return
+    if tournament.format != Tournament.Format.LADDER:
+        if next_open is not None and next_open.tournament_id == tournament.pk:
+            return  # that match is open: this one was not the last
+        if run_statements([(
+                f"SELECT 1 FROM {table(Match)} WHERE tournament_id = %s AND status IN (%s, %s) LIMIT 1",
+                [tournament.pk, *OPEN])])[0].rows:
+            return
     advance_tournament(tournament.pk)
 
 

@@ -11,7 +11,7 @@ from arena_testing import purge_broker_queue
 from ratings.models import Rating, RatingChange
 from tournaments import doorbell, leases, pipeline, services
 from tournaments.doorbell import doorbells, waiting_match_ids
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 
 
 def make_tournament(versions, games: int, rated: bool = False):
@@ -123,7 +123,11 @@ def test_each_next_match_is_claimed_with_the_store_of_the_one_before(builtin_ver
         return params[-3] if sql.startswith('UPDATE "tournaments_match" SET status') and "finished" in params else None
 
     monkeypatch.setattr(pipeline, "run_statements", recording)
+    monkeypatch.setattr(services, "run_statements", recording)
     assert pipeline.run_matches(ids, "worker-a") == ["finished"] * 3
+    # Whether the tournament is over is read once: after the others, the worker held its next match open.
+    assert sum(1 for b in batches if b[0][0].startswith("SELECT 1 FROM")) == 1
+    assert Tournament.objects.get(matches=ids[0]).status == Tournament.Status.FINISHED
     claims = [b for b in batches if claimed(b[0])]
     # The first match's claim with its read alone; each next one's first in the batch that stores the one before.
     assert [claimed(b[0]) for b in claims] == ids
@@ -146,7 +150,7 @@ def test_a_worker_killed_after_a_store_leaves_the_next_match_claimed_until_its_l
                                                                                               monkeypatch):
     ids = sorted(make_tournament(builtin_versions, games=3).matches.values_list("pk", flat=True))
 
-    def killed(match):
+    def killed(match, next_open=None):
         raise WorkerKilled
 
     with monkeypatch.context() as patched:
