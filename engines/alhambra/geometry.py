@@ -209,27 +209,15 @@ def recode(alhambra: dict[int, int], codes: dict[int, int], front: dict[int, tup
     own = OWN_DELTA[was][now]
     if own:
         codes[c] = codes.get(c, 0) + own
-    if old is None:  # a new tile: some neighbours may have no code yet
-        for step, delta in CODE_DELTA[was][now]:
-            e = cells[c + step]
-            code = codes[e] = codes.get(e, 0) + delta
-            if e not in alhambra:
-                fit = fits_of[code]
-                if fit:
-                    front[e] = fit
-                elif e in front:
-                    del front[e]
-    else:  # the tile had its neighbours coded: plain subscripts, cheaper than get()
-        for step, delta in CODE_DELTA[was][now]:
-            e = cells[c + step]
-            code = codes[e] + delta
-            codes[e] = code
-            if e not in alhambra:
-                fit = fits_of[code]
-                if fit:
-                    front[e] = fit
-                elif e in front:
-                    del front[e]
+    for step, delta in CODE_DELTA[was][now]:
+        e = cells[c + step]
+        code = codes[e] = codes.get(e, 0) + delta  # a new tile's neighbours may have no code yet
+        if e not in alhambra:
+            fit = fits_of[code]
+            if fit:
+                front[e] = fit
+            elif e in front:
+                del front[e]
     if new is None:
         fit = fits_of[codes.get(c, 0)]
         if fit:
