@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from typing import Any, Sequence
 
@@ -83,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "message, then real observations of each game (--game: one), whole and delta)")
     bench.add_argument("--language", choices=["python", "node"], default="python",
                        help="with --protocol: the language of the trivial bot")
+    bench.add_argument("--placement", choices=["free", "same", "apart", "all"], default="all",
+                       help="with --protocol: where the processes run: as the kernel places them, on one core, the "
+                            "bench apart from the rest; all (default): the synthetic message in each (apart: with two "
+                            "cores or more), the games' observations on one core")
     bench.add_argument("--delta-min-bytes", type=int, metavar="N",
                        help="with --protocol: the host sends deltas only after messages of N bytes or more "
                             "(default: protocol.DeltaEncoder.MIN_BYTES; 0: always)")
@@ -190,12 +195,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engines.bench import bench_game
 
     if args.protocol:
-        from engines.sandbox.bench import bench_protocol, bench_protocol_game
+        from engines.sandbox.bench import PLACEMENTS, bench_protocol, bench_protocol_game
 
-        print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language)), flush=True)
+        placements = PLACEMENTS if args.placement == "all" else (args.placement,)
+        for placement in placements:
+            if placement == "apart" and len(os.sched_getaffinity(0)) < 2:
+                continue  # one core: nothing to put apart
+            print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language, placement=placement)),
+                  flush=True)
         if args.language == "python":  # real observations, whole and delta (the Python SDK's feature)
             for game_id in [args.game] if args.game else GAME_IDS:
-                print(json.dumps(bench_protocol_game(game_id, seconds=args.seconds, min_bytes=args.delta_min_bytes)),
+                print(json.dumps(bench_protocol_game(game_id, seconds=args.seconds, min_bytes=args.delta_min_bytes,
+                                                     placement="same" if args.placement == "all" else args.placement)),
                       flush=True)
         return 0
     if args.compare:

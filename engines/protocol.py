@@ -8,8 +8,10 @@ on stdout (diagnostics go to stderr). ``end`` has no answer: the bot exits.
                   "options": {...}, "limits": {"move_ms": ..., "match_ms": ...}, "tables": {...},
                   "features": ["delta"]}
     bot -> host  {"ready": true, "protocol": 1}        (or ..., "features": ["delta"]} to opt in)
-    host -> bot  {"type": "act", "move": n, "observation": {...}, "legal_actions": [...],
-                  "time_left_ms": t}
+    host -> bot  {"type": "act", "move": n, "time_left_ms": t, "observation_bytes": k,
+                  "legal_actions": [...], "observation": {...}}
+                 (the observation last, ``k`` the bytes of its JSON: a reader may take the legal
+                  actions and leave the observation undecoded until it is read)
               or, to a bot that opted in to "delta", after its first decision:
                  {"type": "act", "move": n, ["keys": [all top-level keys, when they changed],]
                   "delta": {changed top-level keys}, ["legal_actions": [...] when changed,] "time_left_ms": t}
@@ -72,6 +74,13 @@ def encode(message: Mapping[str, Any]) -> bytes:
 _ORJSON_LINE = orjson.OPT_APPEND_NEWLINE if orjson is not None else 0
 
 
+def _no_orjson(value: Any) -> bytes:
+    raise TypeError("orjson is not installed")
+
+
+_orjson_dumps = orjson.dumps if orjson is not None else _no_orjson
+
+
 def start_message(game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
                   move_ms: int | None = None, match_ms: int | None = None) -> dict[str, Any]:
     """The first message of a match, sent once (again after a restart of a crashed bot).
@@ -96,9 +105,29 @@ def game_tables(game_id: str, num_players: int, options: Mapping[str, Any]) -> d
 
 def act_message(observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None,
                 move: int = 0) -> dict[str, Any]:
-    """A decision: the bot answers with the index of its choice in ``legal_actions``."""
-    return {"type": "act", "move": move, "observation": observation, "legal_actions": legal_actions,
-            "time_left_ms": time_left_ms}
+    """A decision as a dict (docs and tests; ``encode_act`` writes the line the host sends, the same bytes
+    as ``encode`` of this): the bot answers with the index of its choice in ``legal_actions``."""
+    return {"type": "act", "move": move, "time_left_ms": time_left_ms,
+            "observation_bytes": len(encode_value(observation)), "legal_actions": legal_actions,
+            "observation": observation}
+
+
+def encode_act(observation: Mapping[str, Any], legal_actions: Sequence[Any], time_left_ms: int | None,
+               move: int = 0) -> bytes:
+    """The ``act`` line: ``{"type":"act","move":n,"time_left_ms":t,"observation_bytes":k,"legal_actions":[...],
+    "observation":{...}}``. The observation comes last and ``k`` is the length of its JSON, so that the SDK
+    can decode the legal actions alone and the observation only if the bot reads it."""
+    try:  # the usual case, in two orjson calls
+        observation_json, legal_json = _orjson_dumps(observation), _orjson_dumps(legal_actions)
+    except TypeError:  # no orjson, or a value it refuses: encode_value's slower paths write the same JSON
+        observation_json, legal_json = encode_value(observation), encode_value(legal_actions)
+    time_left = b"%d" % time_left_ms if type(time_left_ms) is int else encode_value(time_left_ms)
+    return _act_line(move, time_left, legal_json, observation_json)
+
+
+def _act_line(move: int, time_left: bytes, legal: bytes, observation: bytes) -> bytes:
+    return b'{"type":"act","move":%d,"time_left_ms":%s,"observation_bytes":%d,"legal_actions":%s,"observation":%s}\n' % (
+        move, time_left, len(observation), legal, observation)
 
 
 def end_message(outcome: Mapping[str, Any], seat: int) -> dict[str, Any]:
@@ -159,7 +188,7 @@ class DeltaEncoder:
     """The host's side of the ``delta`` feature, for one bot process (a new one after a restart).
 
     ``encode`` returns the ``act`` line to send. The first decision gets the whole message (byte
-    for byte what ``encode(act_message(...))`` writes); every later one
+    for byte what ``encode_act`` writes); every later one
     ``{"type":"act","move":n,["keys":[...],]"delta":{...},["legal_actions":[...],]"time_left_ms":t}``:
     ``delta`` holds the top-level keys of the observation whose JSON differs from the last one sent
     (and keys the last one did not have), ``keys`` (only when they changed) all the keys in order,
@@ -187,7 +216,7 @@ class DeltaEncoder:
                move: int) -> bytes:
         """The ``act`` line for this decision (whole or delta, see the class)."""
         if self._size < self.MIN_BYTES:  # small: whole, and the next large one whole again
-            data = encode(act_message(observation, legal_actions, time_left_ms, move))
+            data = encode_act(observation, legal_actions, time_left_ms, move)
             self._size = len(data)
             self._keys = None
             return data
@@ -233,17 +262,16 @@ class DeltaEncoder:
             if name is None:
                 if type(key) is not str:  # not a JSON key as it is: whole messages from now on
                     self.__init__()
-                    return encode(act_message(observation, legal_actions, time_left_ms, move))
+                    return encode_act(observation, legal_actions, time_left_ms, move)
                 name = names[key] = dumps(key) + b":"
             parts.append(name + data)
         legal = dumps(legal_actions)
-        tail = b'"time_left_ms":' + dumps(time_left_ms) + b"}\n"
         self._keys = keys
         self._size = size + len(legal) + 12 * len(keys)
         if whole:
             self._legal = legal
-            return b'{"type":"act","move":%d,"observation":{%s},"legal_actions":%s,%s' % (
-                move, b",".join(parts), legal, tail)
+            return _act_line(move, dumps(time_left_ms), legal, b"{%s}" % b",".join(parts))
+        tail = b'"time_left_ms":' + dumps(time_left_ms) + b"}\n"
         head = b'{"type":"act","move":%d,' % move
         if new_keys:
             head += b'"keys":' + dumps(keys) + b","

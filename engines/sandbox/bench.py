@@ -1,9 +1,11 @@
 """Protocol benchmark: per-decision cost of a trivial bot through the sandbox vs raw pipes.
 
-``python -m engines bench --protocol`` prints one JSON line. The sandboxed side is the real path
+``python -m engines bench --protocol`` prints JSON lines. The sandboxed side is the real path
 (``ProgramBot.act``: encode the message, write it, wait for the answer with the move deadline,
-parse and check it) to a bot written with the SDK that answers 0. Three plain processes on
-pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, interleaved with it:
+parse and check it) to a bot written with the SDK that answers 0 without reading the observation (so
+the SDK decodes the legal actions only), and to one that reads it (``*_reading``: the SDK decodes the whole
+message, as for any bot that names its observation). Three plain processes on
+pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, interleaved with them:
 
 - bytes only: echoes a fixed answer to each line, no JSON at all (``raw_bytes_us_per_decision``,
   the floor of any line protocol; ``ratio_to_bytes_only`` is the issue's figure);
@@ -15,6 +17,11 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
   (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
+Where the processes run moves every figure (``placement``): on a virtual machine a wake-up across cores
+costs tens of microseconds (this one: a bytes-only round trip of ~60 µs across cores against ~10 on one
+core), and the kernel puts a bot on either. ``free`` leaves it to the kernel, as in a match; ``same`` puts
+the bench and every process it starts on one core; ``apart`` the bench on one core and the rest on another.
+
 The synthetic message is the same at every decision, so it says nothing of deltas: every message
 there is whole. ``bench_protocol_game`` replays the real observations of seat 0 in seeded 4-player
 games of one game, in both modes of protocol 1 (whole messages, and the ``delta`` feature a bot
@@ -24,6 +31,7 @@ whole messages; ``json_cpu_us`` is the JSON work alone in CPU time (host encodin
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import statistics
@@ -31,13 +39,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from engines import protocol
 
 from .runner import SDK_DIR, ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
+#: the same bot reading its observation: the SDK decodes every message whole
+READING_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: len(observation) and 0)\n"
+#: where the bench and the processes it starts run (see the module's docstring)
+PLACEMENTS = ("free", "same", "apart")
 #: the same bot, asking for observation deltas
 TRIVIAL_DELTA_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0, deltas=True)\n"
 #: the same bot per language: (file, command, source)
@@ -82,6 +95,63 @@ def sample_message(size: int = 2000) -> tuple[dict[str, Any], list[dict[str, Any
     return observation, [{"type": "take", "card": i} for i in range(10)]
 
 
+@contextmanager
+def _placed(placement: str) -> Iterator[Any]:
+    """Run the block with this process, and what it starts, where ``placement`` says; yields a function
+    to call once every process is started (from then on this process runs on its own core if ``apart``)."""
+    if placement not in PLACEMENTS:
+        raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}")
+    own = os.sched_getaffinity(0)
+    cores = sorted(own)
+    if placement == "apart" and len(cores) < 2:
+        raise ValueError("placement 'apart' needs two cores")
+    if placement != "free":
+        os.sched_setaffinity(0, {cores[-1]})  # the processes started from here inherit it
+
+    def started() -> None:
+        if placement == "apart":
+            os.sched_setaffinity(0, {cores[0]})
+    try:
+        yield started
+    finally:
+        os.sched_setaffinity(0, own)
+
+
+def _bot_folder(tmp: str, name: str, entry: str, source: str) -> str:
+    """A bot's folder under ``tmp`` holding ``source`` as ``entry``, readable by a sandboxed bot."""
+    folder = os.path.join(tmp, name)
+    os.mkdir(folder)
+    with open(os.path.join(folder, entry), "w") as fh:
+        fh.write(source)
+    os.chmod(folder, 0o755)
+    os.chmod(os.path.join(folder, entry), 0o644)
+    return folder
+
+
+def _load_sdk(name: str = "arena_bot_bench") -> Any:
+    """A fresh copy of the Python SDK's module, loaded from its file (no package module: bots import it in the
+    sandbox)."""
+    spec = importlib.util.spec_from_file_location(name, SDK_DIR / "arena_bot.py")
+    sdk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sdk)
+    return sdk
+
+
+def _to_steady_state(bot: ProgramBot, decisions: list[tuple[Any, list]], decoded: Any) -> None:
+    """Play ``decisions`` to ``bot``, in whole passes from the first, until its SDK has decoded
+    ``ORJSON_AFTER_BYTES`` as ``decoded(i)`` counts the bytes of decision ``i`` (the legal actions' JSON alone for
+    a bot that never reads its observation): from then on it decodes with orjson, as the JSON floor does. A
+    match of a few hundred decisions mostly stays on ``json``; the bench measures the SDK's steady state, like
+    with like. Every pass numbers its moves as the first, so its lines are the bytes the pipes move."""
+    left, first_move = _load_sdk().ORJSON_AFTER_BYTES, bot._moves
+    while left >= 0:
+        bot._moves = first_move
+        for i, (observation, legal) in enumerate(decisions):
+            bot.act(observation, legal, 100_000)
+            left -= decoded(i)
+    bot._moves = first_move
+
+
 def _interleaved(steps: list, seconds: float, block: int = 200) -> list[list[float]]:
     """Run each step in turn in blocks of ``block`` calls until ``seconds`` have passed; return, per
     step, the seconds per call of each block (one block of every step per round).
@@ -106,70 +176,80 @@ def _interleaved(steps: list, seconds: float, block: int = 200) -> list[list[flo
 
 
 def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None = None,
-                   language: str = "python") -> dict[str, Any]:
+                   language: str = "python", placement: str = "free") -> dict[str, Any]:
     """Per-decision microseconds through the sandbox and through raw pipes, and their ratios.
 
     ``language``: the trivial bot's (``python`` or ``node``); the raw pipes are Python processes either way.
+    ``placement``: where the processes run (``PLACEMENTS``).
     """
     if trusted is None:
         trusted = sandbox_problem() is not None
     observation, legal = sample_message(size)
     # the bytes ProgramBot sends: its move counter starts at 10,000 below, so its messages have this length
-    message = protocol.encode(protocol.act_message(observation, legal, 100_000, 10_000))
+    message = protocol.encode_act(observation, legal, 100_000, 10_000)
     bot_orjson = orjson_dir() is not None and language == "python" and not trusted
 
     tmp = tempfile.mkdtemp(prefix="arena-bench-")
-    bot = None
+    bots: list[ProgramBot] = []
     procs: list[subprocess.Popen] = []
     try:
-        folder = os.path.join(tmp, "bot")
-        os.mkdir(folder)
-        entry, command, source = TRIVIAL_BOTS[language]
-        with open(os.path.join(folder, entry), "w") as fh:
-            fh.write(source)
-        os.chmod(folder, 0o755)
-        os.chmod(os.path.join(folder, entry), 0o644)
-        bot = ProgramBot(folder, command, trusted=trusted, name="trivial")
-        bot.start("bench", 0, 2, {})
-        bot._moves = 10_000  # five digits, as in the pipes' message (up to 90,000 decisions)
-        # the JSON floor decodes as the bot does: orjson where the sandboxed SDK has it
-        python = [_python(), "-I", "-S", "-c"]
-        if language == "node":
-            floor, decoder = [interpreter_path("node"), "-e", NODE_JSON_ECHO], "JSON.parse"
-        elif bot_orjson:
-            floor, decoder = python + [ORJSON_ECHO.format(path=os.path.dirname(orjson_dir()))], "orjson"
-        else:
-            floor, decoder = python + [JSON_ECHO], "json"
-        for argv in (python + [ECHO], floor, python + [JSON_ECHO]):
-            procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+        with _placed(placement) as started:
+            entry, command, source = TRIVIAL_BOTS[language]
+            sources = [("trivial", source)] + ([("reading", READING_BOT)] if language == "python" else [])
+            for name, text in sources:
+                bot = ProgramBot(_bot_folder(tmp, name, entry, text), command, trusted=trusted, name=name)
+                bots.append(bot)
+                bot.start("bench", 0, 2, {})
+                bot._moves = 10_000  # five digits, as in the pipes' message (up to 90,000 decisions)
+            # the JSON floor decodes as the bot does: orjson where the sandboxed SDK has it
+            python = [_python(), "-I", "-S", "-c"]
+            if language == "node":
+                floor, decoder = [interpreter_path("node"), "-e", NODE_JSON_ECHO], "JSON.parse"
+            elif bot_orjson:
+                floor, decoder = python + [ORJSON_ECHO.format(path=os.path.dirname(orjson_dir()))], "orjson"
+            else:
+                floor, decoder = python + [JSON_ECHO], "json"
+            for argv in (python + [ECHO], floor, python + [JSON_ECHO]):
+                procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+            started()
+            if bot_orjson:  # the trivial bot decodes the legal actions alone, the reading one whole messages
+                legal_bytes = len(protocol.encode_value(legal))
+                _to_steady_state(bots[0], [(observation, legal)], lambda i: legal_bytes)
+                _to_steady_state(bots[1], [(observation, legal)], lambda i: len(message))
 
-        def json_step(proc: subprocess.Popen) -> Any:
-            fd, readline = proc.stdin.fileno(), proc.stdout.readline
+            def json_step(proc: subprocess.Popen) -> Any:
+                fd, readline = proc.stdin.fileno(), proc.stdout.readline
 
-            def step() -> None:
-                os.write(fd, protocol.encode(protocol.act_message(observation, legal, 100_000, 10_000)))
-                protocol.parse_answer(readline(), len(legal))
-            return step
+                def step() -> None:
+                    os.write(fd, protocol.encode_act(observation, legal, 100_000, 10_000))
+                    protocol.parse_answer(readline(), len(legal))
+                return step
 
-        fd, readline = procs[0].stdin.fileno(), procs[0].stdout.readline
+            fd, readline = procs[0].stdin.fileno(), procs[0].stdout.readline
 
-        def raw_step() -> None:
-            os.write(fd, message)
-            readline()
+            def raw_step() -> None:
+                os.write(fd, message)
+                readline()
 
-        def sandbox_step() -> None:
-            bot.act(observation, legal, 100_000)
+            def sandbox_step(bot: ProgramBot) -> Any:
+                return lambda: bot.act(observation, legal, 100_000)
 
-        sandbox_t, floor_t, json_t, raw_t = _interleaved(
-            [sandbox_step, json_step(procs[1]), json_step(procs[2]), raw_step], seconds)
+            sandbox_t, floor_t, json_t, raw_t, *reading_t = _interleaved(
+                [sandbox_step(bots[0]), json_step(procs[1]), json_step(procs[2]), raw_step]
+                + [sandbox_step(bot) for bot in bots[1:]], seconds)
     finally:
-        _clean_up([bot] if bot is not None else [], procs, tmp)
+        _clean_up(bots, procs, tmp)
 
     med = statistics.median
+    reading = {}
+    if reading_t:  # the same bot reading its observation: every message decoded whole
+        reading = {"sandbox_reading_us_per_decision": round(med(reading_t[0]) * 1e6, 1),
+                   "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t[0], raw_t)), 2)}
     return {
         "bench": "protocol",
         "sandbox": not trusted,
         "language": language,
+        "placement": placement,
         # every side moves these bytes per decision (the whole observation: no deltas) and a 13-byte answer
         "message_bytes": len(message),
         "decisions": len(sandbox_t) * 200,
@@ -181,6 +261,7 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         "raw_bytes_us_per_decision": round(med(raw_t) * 1e6, 1),
         "ratio_to_bytes_only": round(med(s / r for s, r in zip(sandbox_t, raw_t)), 2),
         "goal_ratio_to_bytes_only": 2.0,
+        **reading,
         # the JSON floor: the host encodes, a plain process decodes with the bot's decoder, the host parses
         "json_pipe_us_per_decision": round(med(floor_t) * 1e6, 1),
         "json_pipe_decoder": decoder,
@@ -218,7 +299,7 @@ def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -
 def game_messages(decisions: list[tuple[Any, list]], move0: int = 10_000) -> tuple[list[bytes], ...]:
     """The act lines ``ProgramBot`` sends for ``decisions`` from move ``move0`` on (time left 100,000 ms):
     whole, and with deltas on the first pass and on later passes (which follow the last decision)."""
-    whole = [protocol.encode(protocol.act_message(o, legal, 100_000, move0 + i)) for i, (o, legal) in enumerate(decisions)]
+    whole = [protocol.encode_act(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
     encoder = protocol.DeltaEncoder()
     delta_first = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
     delta_loop = [encoder.encode(o, legal, 100_000, move0 + i) for i, (o, legal) in enumerate(decisions)]
@@ -228,14 +309,13 @@ def game_messages(decisions: list[tuple[Any, list]], move0: int = 10_000) -> tup
 def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[bytes], deltas: list[bytes],
                 repeats: int = 5) -> dict[str, float]:
     """CPU microseconds a decision of the JSON work alone, in this process (best of ``repeats``):
-    the host building the lines (whole: ``encode(act_message)``, delta: a ``DeltaEncoder``) and the
-    Python SDK's ``run`` reading them (decode, merge, the bot's copies, the answer, freeing)."""
-    import importlib.util
+    the host building the lines (whole: ``encode_act``, delta: a ``DeltaEncoder``) and the
+    Python SDK's ``run`` reading them (decode, merge, the bot's copies, the answer, freeing) for a bot
+    that does not read its observation (``bot_whole``: the legal actions alone are decoded) and for one that
+    does (``bot_whole_reading``; with deltas, every message is decoded)."""
     import io
 
-    spec = importlib.util.spec_from_file_location("arena_bot_bench", SDK_DIR / "arena_bot.py")
-    sdk = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sdk)
+    sdk = _load_sdk()
     sdk.ORJSON_AFTER_BYTES = 0  # the steady state: orjson from the first message (a bot switches after 3 MB)
     start = protocol.encode(protocol.start_message(game_id, 0, 4, {}))
     n = len(decisions)
@@ -250,35 +330,39 @@ def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[byt
 
     def host_whole() -> None:
         for i, (observation, legal) in enumerate(decisions):
-            protocol.encode(protocol.act_message(observation, legal, 100_000, 10_000 + i))
+            protocol.encode_act(observation, legal, 100_000, 10_000 + i)
 
     def host_delta() -> None:
         encoder = protocol.DeltaEncoder()
         for i, (observation, legal) in enumerate(decisions):
             encoder.encode(observation, legal, 100_000, 10_000 + i)
 
-    def bot(lines: list[bytes], deltas: bool) -> Any:
+    def bot(lines: list[bytes], deltas: bool, act: Any = lambda observation, legal_actions: 0) -> Any:
         stream = start + b"".join(lines)
-        return lambda: sdk.run(lambda observation, legal_actions: 0, stdin=io.BytesIO(stream), stdout=io.BytesIO(),
-                               deltas=deltas)
+        return lambda: sdk.run(act, stdin=io.BytesIO(stream), stdout=io.BytesIO(), deltas=deltas)
 
     return {"host_whole": best(host_whole), "host_delta": best(host_delta),
-            "bot_whole": best(bot(whole, False)), "bot_delta": best(bot(deltas, True))}
+            "bot_whole": best(bot(whole, False)),
+            "bot_whole_reading": best(bot(whole, False, lambda observation, legal_actions: len(observation) and 0)),
+            "bot_delta": best(bot(deltas, True))}
 
 
 def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None,
-                        min_bytes: int | None = None) -> dict[str, Any]:
+                        min_bytes: int | None = None, placement: str = "same") -> dict[str, Any]:
     """Per-decision microseconds of real observations (``game_decisions``, replayed in order and in
     a loop) through the sandbox to a trivial Python SDK bot, whole messages and deltas, each with
-    its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages.
+    its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages; with whole
+    messages also to the same bot reading its observation (``*_reading``).
 
     ``min_bytes``: the host's ``DeltaEncoder.MIN_BYTES`` for this run (0: a delta at every decision).
+    ``placement``: where the processes run (``PLACEMENTS``; by default on one core, where the kernel's
+    placement moves the figures least).
     """
     if min_bytes is not None:
         default = protocol.DeltaEncoder.MIN_BYTES
         protocol.DeltaEncoder.MIN_BYTES = min_bytes
         try:
-            return bench_protocol_game(game_id, seconds, trusted)
+            return bench_protocol_game(game_id, seconds, trusted, placement=placement)
         finally:
             protocol.DeltaEncoder.MIN_BYTES = default
     if trusted is None:
@@ -293,56 +377,57 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
     bots: list[ProgramBot] = []
     procs: list[subprocess.Popen] = []
     try:
-        for name, source in (("whole", TRIVIAL_BOT), ("delta", TRIVIAL_DELTA_BOT)):
-            folder = os.path.join(tmp, name)
-            os.mkdir(folder)
-            with open(os.path.join(folder, "main.py"), "w") as fh:
-                fh.write(source)
-            os.chmod(folder, 0o755)
-            os.chmod(os.path.join(folder, "main.py"), 0o644)
-            bot = ProgramBot(folder, ["python3", "main.py"], trusted=trusted, name=name)
-            bots.append(bot)
-            bot.start(game_id, 0, 4, {})
-            bot._moves = move0
-        assert bots[1]._delta is not None and bots[0]._delta is None
-        python = [_python(), "-I", "-S", "-c"]
-        bot_orjson = orjson_dir() is not None and not trusted
-        floor = ORJSON_ECHO.format(path=os.path.dirname(orjson_dir())) if bot_orjson else JSON_ECHO
-        for argv in (python + [ECHO], python + [ECHO], python + [floor]):
-            procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+        with _placed(placement) as started:
+            for name, source in (("whole", TRIVIAL_BOT), ("delta", TRIVIAL_DELTA_BOT), ("reading", READING_BOT)):
+                bot = ProgramBot(_bot_folder(tmp, name, "main.py", source), ["python3", "main.py"], trusted=trusted,
+                                 name=name)
+                bots.append(bot)
+                bot.start(game_id, 0, 4, {})
+                bot._moves = move0
+            assert bots[1]._delta is not None and bots[0]._delta is None
+            python = [_python(), "-I", "-S", "-c"]
+            bot_orjson = orjson_dir() is not None and not trusted
+            floor = ORJSON_ECHO.format(path=os.path.dirname(orjson_dir())) if bot_orjson else JSON_ECHO
+            for argv in (python + [ECHO], python + [ECHO], python + [floor]):
+                procs.append(subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+            started()
+            if bot_orjson:  # then each goes on from the first decision, after the last
+                legal_bytes = [len(protocol.encode_value(legal)) for _, legal in decisions]
+                for bot, decoded in zip(bots, (legal_bytes, list(map(len, delta_loop)), list(map(len, whole)))):
+                    _to_steady_state(bot, decisions, decoded.__getitem__)
 
-        def sandbox_step(bot: ProgramBot) -> Any:
-            counter = [0]
+            def sandbox_step(bot: ProgramBot) -> Any:
+                counter = [0]
 
-            def step() -> None:
+                def step() -> None:
+                    i = counter[0]
+                    counter[0] = i + 1
+                    observation, legal = decisions[i % n]
+                    bot.act(observation, legal, 100_000)
+                return step
+
+            def bytes_step(proc: subprocess.Popen, first: list[bytes], loop: list[bytes]) -> Any:
+                fd, readline, counter = proc.stdin.fileno(), proc.stdout.readline, [0]
+
+                def step() -> None:
+                    i = counter[0]
+                    counter[0] = i + 1
+                    os.write(fd, (first if i < n else loop)[i % n])
+                    readline()
+                return step
+
+            fd, readline, counter = procs[2].stdin.fileno(), procs[2].stdout.readline, [0]
+
+            def floor_step() -> None:
                 i = counter[0]
                 counter[0] = i + 1
                 observation, legal = decisions[i % n]
-                bot.act(observation, legal, 100_000)
-            return step
+                os.write(fd, protocol.encode_act(observation, legal, 100_000, move0 + i % n))
+                protocol.parse_answer(readline(), len(legal))
 
-        def bytes_step(proc: subprocess.Popen, first: list[bytes], loop: list[bytes]) -> Any:
-            fd, readline, counter = proc.stdin.fileno(), proc.stdout.readline, [0]
-
-            def step() -> None:
-                i = counter[0]
-                counter[0] = i + 1
-                os.write(fd, (first if i < n else loop)[i % n])
-                readline()
-            return step
-
-        fd, readline, counter = procs[2].stdin.fileno(), procs[2].stdout.readline, [0]
-
-        def floor_step() -> None:
-            i = counter[0]
-            counter[0] = i + 1
-            observation, legal = decisions[i % n]
-            os.write(fd, protocol.encode(protocol.act_message(observation, legal, 100_000, move0 + i % n)))
-            protocol.parse_answer(readline(), len(legal))
-
-        whole_t, delta_t, bytes_t, bytes_delta_t, floor_t = _interleaved(
-            [sandbox_step(bots[0]), sandbox_step(bots[1]), bytes_step(procs[0], whole, whole),
-             bytes_step(procs[1], delta_first, delta_loop), floor_step], seconds)
+            whole_t, delta_t, bytes_t, bytes_delta_t, floor_t, reading_t = _interleaved(
+                [sandbox_step(bots[0]), sandbox_step(bots[1]), bytes_step(procs[0], whole, whole),
+                 bytes_step(procs[1], delta_first, delta_loop), floor_step, sandbox_step(bots[2])], seconds)
     finally:
         _clean_up(bots, procs, tmp)
 
@@ -351,6 +436,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
         "bench": "protocol",
         "game": game_id,
         "sandbox": not trusted,
+        "placement": placement,
         "decisions": len(whole_t) * 200,
         "rounds": len(whole_t),
         # seat 0 of seeded 4-player games, seeds 1-3, replayed in order
@@ -364,6 +450,8 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
         "ratio_to_bytes_only": round(med(s / r for s, r in zip(whole_t, bytes_t)), 2),
         "json_pipe_us_per_decision": round(med(floor_t) * 1e6, 1),
         "ratio_to_json_pipe": round(med(s / f for s, f in zip(whole_t, floor_t)), 2),
+        "sandbox_reading_us_per_decision": round(med(reading_t) * 1e6, 1),
+        "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t, bytes_t)), 2),
         # deltas: against a pipe moving the delta bytes, and against the whole messages' pipe
         "sandbox_delta_us_per_decision": round(med(delta_t) * 1e6, 1),
         "raw_bytes_delta_us_per_decision": round(med(bytes_delta_t) * 1e6, 1),

@@ -289,7 +289,7 @@ class ProgramBot(Bot):
         if self._delta is not None:
             data = self._delta.encode(observation, legal_actions, time_left_ms, self._moves)
         else:
-            data = protocol.encode(protocol.act_message(observation, legal_actions, time_left_ms, self._moves))
+            data = protocol.encode_act(observation, legal_actions, time_left_ms, self._moves)
         self._moves += 1
         line = self._exchange(data, limit, "decision")
         try:

@@ -96,7 +96,7 @@ def test_delta_bot_sees_whole_observations(tmp_path, monkeypatch, game_id, min_b
             assert decisions > 20
             assert bot._delta is not None  # it asked and the host agreed (start() relaunches it)
         acts = [m for m in sent if m.startswith(b'{"type":"act"')]
-        deltas = [m for m in acts if b',"observation":{' not in m[:40]]
+        deltas = [m for m in acts if b'"observation_bytes":' not in m[:80]]
         if min_bytes == 0 or game_id in ("el_capitan", "catan"):  # large observations: deltas
             assert len(deltas) > len(acts) // 2
             assert sum(map(len, acts)) < sum(whole)  # fewer bytes than the whole messages
@@ -258,7 +258,7 @@ def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_by
     were sent (the first pass, where the move numbers agree too)."""
     from engines.sandbox import bench
 
-    sent: dict[str, list[bytes]] = {"whole": [], "delta": []}
+    sent: dict[str, list[bytes]] = {"whole": [], "delta": [], "reading": []}
     exchange = ProgramBot._exchange
 
     def spy(self, data, limit_ms, what):
@@ -273,12 +273,12 @@ def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_by
     whole, delta_first, _ = bench.game_messages(bench.game_decisions("el_capitan"))
     first = min(len(whole), len(sent["whole"]))
     assert first >= 250 and sent["whole"][:first] == whole[:first]
-    assert sent["delta"][:first] == delta_first[:first]
+    assert sent["delta"][:first] == delta_first[:first] and sent["reading"][:first] == whole[:first]
     assert result["message_bytes_delta"] < result["message_bytes"]
     for key in ("sandbox_delta_us_per_decision", "raw_bytes_delta_us_per_decision", "ratio_to_bytes_only_delta",
-                "ratio_delta_to_full_bytes"):
+                "ratio_delta_to_full_bytes", "sandbox_reading_us_per_decision", "ratio_to_bytes_only_reading"):
         assert result[key] > 0
-    assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_delta"}
+    assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_whole_reading", "bot_delta"}
 
 
 NODE_DIGEST_BOT = """

@@ -2,6 +2,7 @@
 alongside, messages larger than a pipe holds; and the protocol bench's like-with-like comparison."""
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -127,24 +128,42 @@ if n == 1:
 
 
 @pytest.mark.sandbox
-def test_the_protocol_bench_compares_like_with_like(monkeypatch):
-    """The pipes of the bench move the bytes ProgramBot sends; the JSON floor decodes as the bot does."""
+@pytest.mark.parametrize("placement", ["free", "same", "apart"])
+def test_the_protocol_bench_compares_like_with_like(monkeypatch, placement):
+    """The pipes of the bench move the bytes ProgramBot sends; the JSON floor decodes as the bot does; the
+    processes run where the placement says (same: all on one core; apart: the bench on another)."""
     from engines import protocol
     from engines.sandbox.bench import bench_protocol
 
+    cores = os.sched_getaffinity(0)
+    if placement == "apart" and len(cores) < 2:
+        pytest.skip("one core: nothing to put apart")
     sent: set[int] = set()
-    encode = protocol.encode
+    encode_act = protocol.encode_act
+    where: set[tuple[frozenset, frozenset]] = set()
+    act = ProgramBot.act
 
-    def recording(message):
-        line = encode(message)
-        if message.get("type") == "act":
-            sent.add(len(line))
+    def recording(*args):
+        line = encode_act(*args)
+        sent.add(len(line))
         return line
 
-    monkeypatch.setattr(protocol, "encode", recording)
-    result = bench_protocol(seconds=0.2)
+    def placed(self, *args):
+        where.add((frozenset(os.sched_getaffinity(0)), frozenset(os.sched_getaffinity(self._proc.pid))))
+        return act(self, *args)
+
+    monkeypatch.setattr(protocol, "encode_act", recording)
+    monkeypatch.setattr(ProgramBot, "act", placed)
+    result = bench_protocol(seconds=0.2, placement=placement)
     assert sent == {result["message_bytes"]}
     assert result["json_pipe_decoder"] == ("orjson" if result["orjson"]["bot"] else "json")
     for key in ("sandbox_us_per_decision", "raw_bytes_us_per_decision", "json_pipe_us_per_decision",
-                "ratio_to_bytes_only", "ratio_to_json_pipe"):
+                "ratio_to_bytes_only", "ratio_to_json_pipe", "sandbox_reading_us_per_decision",
+                "ratio_to_bytes_only_reading"):
         assert result[key] > 0
+    assert result["placement"] == placement and os.sched_getaffinity(0) == cores
+    (host, bot), = where
+    if placement == "free":
+        assert host == bot == cores
+    else:
+        assert len(host) == len(bot) == 1 and (host == bot) == (placement == "same")
