@@ -159,6 +159,8 @@ def _reads_observation(act: Any) -> bool:
         op, arg = raw[i], raw[i + 1] | extended
         extended = arg << 8 if op == extended_arg else 0
         name = names[op]
+        if "LOCALS" in name:  # the frame's locals as a mapping (class bodies and annotation scopes)
+            return True
         if "FAST" in name or "DEREF" in name or "CELL" in name or "CLOSURE" in name:
             if arg == position or (name.count("FAST") > 1 and position in (arg >> 4, arg & 15)):
                 return True  # (LOAD_FAST_LOAD_FAST and its kin hold two locals, four bits each)

@@ -200,3 +200,66 @@ def test_a_reading_act_and_other_lines_get_the_decoded_message(sdk, monkeypatch)
     assert run_sdk(sdk, lambda observation, legal_actions: moves.append(sdk.match.move) or len(legal_actions) - 1,
                    decisions, offset=10, line_of=old_layout) == [len(legal) - 1 for _, legal in decisions]
     assert moves == [10 + i for i in range(len(decisions))]
+
+
+CLASSIFY = '''
+import functools, importlib.util, sys
+spec = importlib.util.spec_from_file_location("arena_bot_other_python", sys.argv[1])
+sdk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sdk)
+def unread(observation, legal_actions):
+    return [a for a in legal_actions if a] and len(legal_actions) - 1
+def read(observation, legal_actions):
+    return legal_actions[0] + observation["x"]
+def pair(observation, legal_actions):
+    a, b = legal_actions, observation
+    return 0
+def closure(observation, legal_actions):
+    return (lambda: observation)() and 0
+def frame(observation, legal_actions):
+    return len(locals())
+def in_comprehension(observation, legal_actions):
+    return [x for x in observation if x] and 0
+class Player:
+    def act(self, observation, legal_actions):
+        return 0
+many = "def act(observation, legal_actions):\\n" + "".join("    v%d = %d\\n" % (i, i) for i in range(300))
+namespace = {}
+exec(many + "    return v299 and 0\\n", namespace)
+exec(many.replace("def act", "def act_reading") + "    return observation and v299\\n", namespace)
+unread_acts = [unread, lambda observation, legal_actions: 0, Player().act, namespace["act"]]
+reading_acts = [read, pair, closure, frame, in_comprehension, functools.partial(unread), namespace["act_reading"]]
+print([sdk._reads_observation(act) for act in unread_acts + reading_acts])
+'''
+
+
+def other_python(minor: int) -> str | None:
+    """An interpreter of Python 3.<minor> that runs: on the PATH, or one of pyenv's versions."""
+    import glob
+    import shutil
+    import subprocess
+
+    found = [shutil.which(f"python3.{minor}")] + sorted(glob.glob(str(
+        Path.home() / ".pyenv" / "versions" / f"3.{minor}.*" / "bin" / f"python3.{minor}")))
+    for python in filter(None, found):
+        try:  # a pyenv shim of a version that is installed but not selected exits 127
+            if subprocess.run([python, "-c", "pass"], capture_output=True, timeout=30).returncode == 0:
+                return python
+        except OSError:
+            continue
+    return None
+
+
+@pytest.mark.parametrize("minor", [8, 9, 10, 12, 13])
+def test_the_code_check_holds_on_other_pythons(minor):
+    """Bots run the SDK on the host's Python in the sandbox, but authors run it on theirs: the check reads each
+    version's bytecode (3.12 inlines comprehensions, 3.13 packs two locals in one instruction)."""
+    import subprocess
+
+    python = other_python(minor)
+    if python is None:
+        pytest.skip(f"no Python 3.{minor} here (on the PATH or in ~/.pyenv/versions)")
+    done = subprocess.run([python, "-I", "-c", CLASSIFY, str(SDK)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[False,", "False,", "False,", "False,", "True,", "True,", "True,", "True,",
+                                   "True,", "True,", "True]"]
