@@ -10,10 +10,9 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
 - bytes only: echoes a fixed answer to each line, no JSON at all (``raw_bytes_us_per_decision``,
   the floor of any line protocol; ``ratio_to_bytes_only`` is the issue's figure);
 - the JSON floor: the host encodes the message as ``ProgramBot`` does, the process decodes it with
-  the bot's decoder (orjson when the sandbox offers it, which the SDK imports once it has read 3 MB: the
-  first ~1,200 synthetic decisions of the sandboxed bot are decoded by ``json``; node's JSON.parse for a
-  node bot) and answers,
-  the host parses the answer
+  the bot's decoder (orjson when the sandbox offers it, which the SDK imports once it has decoded 3 MB: the
+  sandboxed bots are played that far before the clock starts, ``_to_steady_state``; node's JSON.parse for a
+  node bot) and answers, the host parses the answer
   (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
@@ -47,12 +46,12 @@ from engines import protocol
 from .runner import SDK_DIR, ProgramBot, _python, interpreter_path, orjson_dir, sandbox_problem
 
 TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0)\n"
+#: the same bot, asking for observation deltas
+TRIVIAL_DELTA_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0, deltas=True)\n"
 #: the same bot reading its observation: the SDK decodes every message whole
 READING_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: len(observation) and 0)\n"
 #: where the bench and the processes it starts run (see the module's docstring)
 PLACEMENTS = ("free", "same", "apart")
-#: the same bot, asking for observation deltas
-TRIVIAL_DELTA_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0, deltas=True)\n"
 #: the same bot per language: (file, command, source)
 TRIVIAL_BOTS = {
     "python": ("main.py", ["python3", "main.py"], TRIVIAL_BOT),
