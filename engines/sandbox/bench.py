@@ -13,7 +13,9 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
   the bot's decoder (orjson when the sandbox offers it, which the SDK imports once it has decoded 3 MB: the
   sandboxed bots are played that far before the clock starts, ``_to_steady_state``; node's JSON.parse for a
   node bot) and answers, the host parses the answer
-  (``json_pipe_us_per_decision``; ``ratio_to_json_pipe`` is what the sandbox, the runner and the SDK add);
+  (``json_pipe_us_per_decision``; ``ratio_to_json_pipe_reading``, the reading bot's, is what the sandbox, the
+  runner and the SDK add; ``ratio_to_json_pipe``, the trivial bot's, is below 1 when its SDK decodes less than
+  the floor does);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
 Where the processes run moves every figure (``placement``): on a virtual machine a wake-up across cores
@@ -243,7 +245,8 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
     reading = {}
     if reading_t:  # the same bot reading its observation: every message decoded whole
         reading = {"sandbox_reading_us_per_decision": round(med(reading_t[0]) * 1e6, 1),
-                   "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t[0], raw_t)), 2)}
+                   "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t[0], raw_t)), 2),
+                   "ratio_to_json_pipe_reading": round(med(s / f for s, f in zip(reading_t[0], floor_t)), 2)}
     return {
         "bench": "protocol",
         "sandbox": not trusted,
@@ -451,6 +454,7 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
         "ratio_to_json_pipe": round(med(s / f for s, f in zip(whole_t, floor_t)), 2),
         "sandbox_reading_us_per_decision": round(med(reading_t) * 1e6, 1),
         "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t, bytes_t)), 2),
+        "ratio_to_json_pipe_reading": round(med(s / f for s, f in zip(reading_t, floor_t)), 2),
         # deltas: against a pipe moving the delta bytes, and against the whole messages' pipe
         "sandbox_delta_us_per_decision": round(med(delta_t) * 1e6, 1),
         "raw_bytes_delta_us_per_decision": round(med(bytes_delta_t) * 1e6, 1),

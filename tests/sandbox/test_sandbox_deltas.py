@@ -276,7 +276,8 @@ def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_by
     assert sent["delta"][:first] == delta_first[:first] and sent["reading"][:first] == whole[:first]
     assert result["message_bytes_delta"] < result["message_bytes"]
     for key in ("sandbox_delta_us_per_decision", "raw_bytes_delta_us_per_decision", "ratio_to_bytes_only_delta",
-                "ratio_delta_to_full_bytes", "sandbox_reading_us_per_decision", "ratio_to_bytes_only_reading"):
+                "ratio_delta_to_full_bytes", "sandbox_reading_us_per_decision", "ratio_to_bytes_only_reading",
+                "ratio_to_json_pipe_reading"):
         assert result[key] > 0
     assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_whole_reading", "bot_delta"}
 

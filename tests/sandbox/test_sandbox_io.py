@@ -159,7 +159,7 @@ def test_the_protocol_bench_compares_like_with_like(monkeypatch, placement):
     assert result["json_pipe_decoder"] == ("orjson" if result["orjson"]["bot"] else "json")
     for key in ("sandbox_us_per_decision", "raw_bytes_us_per_decision", "json_pipe_us_per_decision",
                 "ratio_to_bytes_only", "ratio_to_json_pipe", "sandbox_reading_us_per_decision",
-                "ratio_to_bytes_only_reading"):
+                "ratio_to_bytes_only_reading", "ratio_to_json_pipe_reading"):
         assert result[key] > 0
     assert result["placement"] == placement and os.sched_getaffinity(0) == cores
     (host, bot), = where
