@@ -232,10 +232,10 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     observation: dict = {}  # with deltas: the whole observation so far (the SDK's own top-level dict)
     legal: list = []
     previous: Any = None
-    unread = not _reads_observation(act)
+    unread = not deltas and not _reads_observation(act)  # with deltas every message is decoded to merge it
     head_of = _ACT_HEAD.match
     for line in stdin:
-        head = head_of(line) if unread and not deltas else None
+        head = head_of(line) if unread else None
         if head is not None:  # the legal actions alone are decoded: act never names its observation
             last = len(line) - 2
             begin = last - int(head.group(3))
