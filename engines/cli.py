@@ -197,9 +197,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.protocol:
         from engines.sandbox.bench import PLACEMENTS, bench_protocol, bench_protocol_game
 
-        placements = PLACEMENTS if args.placement == "all" else (args.placement,)
-        for placement in placements:
-            if placement == "apart" and len(os.sched_getaffinity(0)) < 2:
+        one_core = len(os.sched_getaffinity(0)) < 2
+        if args.placement == "apart" and one_core:
+            print("error: --placement apart needs two cores", file=sys.stderr)
+            return 2
+        for placement in PLACEMENTS if args.placement == "all" else (args.placement,):
+            if placement == "apart" and one_core:
                 continue  # one core: nothing to put apart
             print(json.dumps(bench_protocol(seconds=args.seconds, language=args.language, placement=placement)),
                   flush=True)

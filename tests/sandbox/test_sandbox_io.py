@@ -167,3 +167,18 @@ def test_the_protocol_bench_compares_like_with_like(monkeypatch, placement):
         assert host == bot == cores
     else:
         assert len(host) == len(bot) == 1 and (host == bot) == (placement == "same")
+
+
+def test_the_protocol_bench_refuses_apart_on_one_core(monkeypatch, capsys):
+    """``--placement apart`` on one core is an error with a reason, not a traceback; ``all`` leaves it out."""
+    from engines import cli
+    from engines.sandbox import bench
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert cli.main(["bench", "--protocol", "--placement", "apart"]) == 2
+    assert "needs two cores" in capsys.readouterr().err
+    ran = []
+    monkeypatch.setattr(bench, "bench_protocol", lambda **kw: ran.append(kw["placement"]) or {})
+    monkeypatch.setattr(bench, "bench_protocol_game", lambda game_id, **kw: ran.append((game_id, kw["placement"])) or {})
+    assert cli.main(["bench", "--protocol", "--game", "top_race"]) == 0
+    assert ran == ["free", "same", ("top_race", "same")]
