@@ -214,6 +214,7 @@ class ProgramBot(Bot):
         self._proc: subprocess.Popen | None = None
         self._buf = bytearray()
         self._poller: Any = None  # select.poll of the running program's stdout and stderr
+        self._in_fd = self._out_fd = -1  # the running program's stdin and stdout
         self._tail = bytearray()
         self._stderr_total = 0
         self._start_msg: dict[str, Any] | None = None
@@ -425,6 +426,7 @@ class ProgramBot(Bot):
             if config_fd is not None:
                 os.close(config_fd)
         self._proc = proc
+        self._in_fd, self._out_fd = proc.stdin.fileno(), proc.stdout.fileno()
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
         self._poller = select.poll()  # registered once per process: each decision only polls
@@ -502,12 +504,11 @@ class ProgramBot(Bot):
     # --- I/O ----------------------------------------------------------------------------------
     def _check_silent(self) -> None:
         """Output nobody asked for (a second answer, a stray print) breaks the protocol."""
-        proc = self._proc
-        out_fd = proc.stdout.fileno()
-        if not self._buf and all(fd != out_fd for fd, _ in self._poller.poll(0)):
-            return  # nothing on stdout (a poll with no wait: cheaper than a read that fails)
+        events = self._poller.poll(0)  # a poll with no wait: cheaper than a read that fails
+        if not self._buf and (not events or all(fd != self._out_fd for fd, _ in events)):
+            return  # nothing on stdout
         try:
-            chunk = os.read(out_fd, 65536)
+            chunk = os.read(self._out_fd, 65536)
         except BlockingIOError:
             chunk = None
         if chunk is None and not self._buf:
@@ -535,14 +536,31 @@ class ProgramBot(Bot):
 
     def _exchange(self, data: bytes, limit_ms: int, what: str) -> bytes:
         """Send ``data`` and return the next line from stdout, within ``limit_ms``."""
-        return self._receive(*self._send(data, limit_ms), limit_ms, what)
+        view, deadline = self._send(data, limit_ms)
+        if not view and not self._buf:  # the usual case: all sent; the answer comes alone, in one piece
+            events = self._poller.poll(limit_ms)
+            if len(events) == 1 and events[0][0] == self._out_fd:
+                try:
+                    chunk = os.read(self._out_fd, 65536)
+                except BlockingIOError:
+                    chunk = None
+                if chunk:
+                    if chunk.find(b"\n") == len(chunk) - 1:
+                        return chunk[:-1]
+                    self._buf += chunk
+                    line = self._line(what)
+                    if line is not None:
+                        return line
+                elif chunk is not None:
+                    self._crashed(what)  # raises
+        return self._receive(view, deadline, limit_ms, what)
 
     def _send(self, data: bytes, limit_ms: int) -> tuple[memoryview, float]:
         """Write what of ``data`` the program's stdin takes now; return the rest and the answer's deadline."""
         deadline = time.monotonic() + limit_ms / 1000
         view = memoryview(data)
         try:  # usually the whole message fits into the pipe at once
-            view = view[os.write(self._proc.stdin.fileno(), view):]
+            view = view[os.write(self._in_fd, view):]
         except BlockingIOError:
             pass
         except BrokenPipeError:
@@ -588,19 +606,9 @@ class ProgramBot(Bot):
                     if not chunk:
                         self._crashed(what)
                     buf += chunk
-                    newline = buf.find(b"\n")
-                    if newline >= 0:
-                        line = bytes(buf[:newline])
-                        del buf[:newline + 1]
-                        if buf:  # more than one line in answer to one request
-                            self._kill()
-                            raise BotFault("protocol", f"wrote more than one line in answer to {what}",
-                                           self.stderr_tail())
+                    line = self._line(what)
+                    if line is not None:
                         return line
-                    if len(buf) > protocol.MAX_ANSWER_BYTES:
-                        self._kill()
-                        raise BotFault("garbage", f"answer line longer than {protocol.MAX_ANSWER_BYTES} bytes",
-                                       self.stderr_tail())
                 elif fd == err_fd:
                     try:
                         chunk = os.read(err_fd, 65536)
@@ -630,6 +638,24 @@ class ProgramBot(Bot):
                         view = view[:0]
                     if not view:
                         poller.unregister(in_fd)
+
+    def _line(self, what: str) -> bytes | None:
+        """The answer line if stdout's buffer holds it whole (``BotFault`` if more follows it, or if the buffer
+        has outgrown any answer line)."""
+        buf = self._buf
+        newline = buf.find(b"\n")
+        if newline >= 0:
+            line = bytes(buf[:newline])
+            del buf[:newline + 1]
+            if buf:  # more than one line in answer to one request
+                self._kill()
+                raise BotFault("protocol", f"wrote more than one line in answer to {what}", self.stderr_tail())
+            return line
+        if len(buf) > protocol.MAX_ANSWER_BYTES:
+            self._kill()
+            raise BotFault("garbage", f"answer line longer than {protocol.MAX_ANSWER_BYTES} bytes",
+                           self.stderr_tail())
+        return None
 
     def _crashed(self, what: str) -> None:
         """The program closed its stdout: wait for its exit status and raise the crash fault."""

@@ -237,12 +237,12 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
     for line in stdin:
         head = head_of(line) if unread else None
         if head is not None:  # the legal actions alone are decoded: act never names its observation
+            move, time_left, size = head.groups()
             last = len(line) - 2
-            begin = last - int(head.group(3))
-            if line[last:] == b"}\n" and line[begin - 15:begin] == _OBSERVATION_KEY:
-                time_left = head.group(2)
+            begin = last - int(size)
+            if line.endswith(b"}\n") and line.startswith(_OBSERVATION_KEY, begin - 15):
                 match.time_left_ms = None if time_left == b"null" else int(time_left)
-                match.move = int(head.group(1))
+                match.move = int(move)
                 index = act(_Unread.of(line[begin:last]), _decode(line[head.end():begin - 15]))
                 write(b'{"action":%d}\n' % int(index))
                 if flush is not None:
