@@ -240,7 +240,7 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
             move, time_left, size = head.groups()
             last = len(line) - 2
             begin = last - int(size)
-            if line.endswith(b"}\n") and line.startswith(_OBSERVATION_KEY, begin - 15):
+            if begin > 15 and line.endswith(b"}\n") and line.startswith(_OBSERVATION_KEY, begin - 15):
                 match.time_left_ms = None if time_left == b"null" else int(time_left)
                 match.move = int(move)
                 index = act(_Unread.of(line[begin:last]), _decode(line[head.end():begin - 15]))

@@ -147,6 +147,17 @@ def test_a_reading_act_and_other_lines_get_the_decoded_message(sdk, monkeypatch)
                    decisions, offset=10, line_of=old_layout) == [len(legal) - 1 for _, legal in decisions]
     assert moves == [10 + i for i in range(len(decisions))]
 
+    # a line whose stated observation length is wrong (shorter, longer, longer than the line): decoded whole
+    for wrong in (lambda n: n - 3, lambda n: n + 3, lambda n: 10 * n + 1000):
+        def misstated(observation, legal, time_left, move, wrong=wrong):
+            line = protocol.encode_act(observation, legal, time_left, move)
+            size = len(protocol.encode_value(observation))
+            return line.replace(b'"observation_bytes":%d,' % size, b'"observation_bytes":%d,' % wrong(size), 1)
+        seen.clear()
+        assert run_sdk(sdk, lambda observation, legal_actions: seen.append(legal_actions) or 0, decisions,
+                       line_of=misstated) == [0] * len(decisions)
+        assert seen == [legal for _, legal in decisions]
+
 
 #: acts, and whether the SDK must decode their observation, checked by a script that a Python of any version runs
 CLASSIFY = '''
