@@ -504,9 +504,8 @@ class ProgramBot(Bot):
     # --- I/O ----------------------------------------------------------------------------------
     def _check_silent(self) -> None:
         """Output nobody asked for (a second answer, a stray print) breaks the protocol."""
-        events = self._poller.poll(0)  # a poll with no wait: cheaper than a read that fails
-        if not self._buf and (not events or all(fd != self._out_fd for fd, _ in events)):
-            return  # nothing on stdout
+        if not self._buf and all(fd != self._out_fd for fd, _ in self._poller.poll(0)):
+            return  # nothing on stdout (a poll with no wait: cheaper than a read that fails)
         try:
             chunk = os.read(self._out_fd, 65536)
         except BlockingIOError:
@@ -543,16 +542,14 @@ class ProgramBot(Bot):
                 try:
                     chunk = os.read(self._out_fd, 65536)
                 except BlockingIOError:
-                    chunk = None
-                if chunk:
-                    if chunk.find(b"\n") == len(chunk) - 1:
-                        return chunk[:-1]
-                    self._buf += chunk
-                    line = self._line(what)
-                    if line is not None:
-                        return line
-                elif chunk is not None:
-                    self._crashed(what)  # raises
+                    chunk = b""
+                if chunk and chunk.find(b"\n") == len(chunk) - 1:
+                    return chunk[:-1]
+                # anything else is the general loop's (at EOF it reads the empty pipe again and reports the crash)
+                self._buf += chunk
+                line = self._line(what)
+                if line is not None:
+                    return line
         return self._receive(view, deadline, limit_ms, what)
 
     def _send(self, data: bytes, limit_ms: int) -> tuple[memoryview, float]:
