@@ -146,6 +146,8 @@ def _parse_object(line: bytes) -> dict[str, Any]:
         value = json.loads(text)
     except ValueError as exc:
         raise ProtocolError("garbage", f"answer is not JSON ({exc}): {text[:80]!r}") from None
+    except RecursionError:  # arrays or objects nested thousands deep: a bot must not fail the match this way
+        raise ProtocolError("garbage", f"answer is nested too deeply to be an answer: {text[:80]!r}") from None
     if not isinstance(value, dict):
         raise ProtocolError("garbage", f"answer must be a JSON object, got {text[:80]!r}")
     return value

@@ -13,6 +13,7 @@ The sandbox (bubblewrap, Debian package ``bubblewrap``):
 - user: when the host runs as root, the bot runs as a uid of its own (1,000,000 + the pid of its
   bwrap process, unique while it runs), because RLIMIT_NPROC is not enforced for root and counts
   per real uid; as an ordinary user, in a user namespace of its own (where the count is per bot);
+- no new user namespaces inside, either way (``seccomp``: a root of its own could mount past its limits);
 - resource limits: CPU seconds, memory (writable data, RLIMIT_DATA, and address space, RLIMIT_AS: node's V8
   reserves gigabytes of address space it never uses, so node gets ``reserve_mb`` more of it), processes,
   open files, file size, no core dumps;
@@ -43,6 +44,7 @@ from engines import protocol
 from engines.bots import Bot, BotFault
 from engines.core import Outcome
 
+from . import seccomp
 from .package import BotPackage, PackageError, check_package, executable_path, package_from_folder
 
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
@@ -89,11 +91,16 @@ def sandbox_problem() -> str | None:
     if bwrap is None:
         return ("bubblewrap (bwrap) is not installed: untrusted bots cannot be run "
                 "(install the Debian package 'bubblewrap', or run your own bot with --trusted)")
-    cmd = _bwrap_argv(bwrap, None) + ["--", _python(), "-I", "-S", "-c", "pass"]
+    seccomp_fd = _readable(seccomp.no_new_user_namespaces()) if seccomp.supported() else None
+    cmd = _bwrap_argv(bwrap, None, seccomp_fd=seccomp_fd) + ["--", _python(), "-I", "-S", "-c", "pass"]
     try:
-        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
+                                pass_fds=() if seccomp_fd is None else (seccomp_fd,))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap cannot be started: {exc}"
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
     if result.returncode != 0:
         return f"bubblewrap does not work here: {result.stderr.decode('utf-8', 'replace').strip()[:500]}"
     return None
@@ -151,10 +158,20 @@ def bare_python_config() -> bytes:
     return f"home = {os.path.dirname(_python())}\ninclude-system-site-packages = false\n".encode()
 
 
+def _readable(data: bytes) -> int:
+    """A descriptor bubblewrap reads ``data`` from (a pipe: the few bytes wait in it until then)."""
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, data)
+    os.close(write_fd)
+    return read_fd
+
+
 def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT_LIMITS,
-                interpreter: str | None = None, python_config_fd: int | None = None) -> list[str]:
+                interpreter: str | None = None, python_config_fd: int | None = None,
+                seccomp_fd: int | None = None) -> list[str]:
     """bubblewrap's arguments up to the command (the module's docstring says what they build);
-    ``python_config_fd``: a readable descriptor of ``bare_python_config()``, to provide ``BOT_PYTHON``."""
+    ``python_config_fd``: a readable descriptor of ``bare_python_config()``, to provide ``BOT_PYTHON``;
+    ``seccomp_fd``: one of ``seccomp.no_new_user_namespaces()``."""
     as_root = os.geteuid() == 0
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "arena"]
@@ -188,6 +205,8 @@ def _bwrap_argv(bwrap: str, bot_dir: str | None, limits: SandboxLimits = DEFAULT
     if python_config_fd is not None:
         args += ["--dir", "/arena/python/bin", "--symlink", _python(), BOT_PYTHON,
                  "--perms", "0444", "--file", str(python_config_fd), "/arena/python/pyvenv.cfg"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     args += ["--remount-ro", "/", "--clearenv", "--chdir", "/"]
     return args
 
@@ -364,9 +383,11 @@ class ProgramBot(Bot):
             pass
 
     # --- process ------------------------------------------------------------------------------
-    def _command(self, python_config_fd: int | None = None) -> tuple[list[str], dict[str, Any]]:
+    def _command(self, python_config_fd: int | None = None,
+                 seccomp_fd: int | None = None) -> tuple[list[str], dict[str, Any]]:
         """The host's command (bwrap and the launcher, or the launcher alone when trusted) and the launcher's
-        configuration; ``python_config_fd`` as in ``_bwrap_argv``, for a sandboxed Python bot."""
+        configuration; ``python_config_fd`` (for a sandboxed Python bot) and ``seccomp_fd`` as in
+        ``_bwrap_argv``."""
         lim = self.limits
         python = _python()
         executable = executable_path(self.command)
@@ -382,7 +403,7 @@ class ProgramBot(Bot):
             uid = None
         else:
             bot_dir, sdk = "/bot", "/arena/sdk:/arena/lib" if orjson_dir() else "/arena/sdk"
-            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim, interpreter, python_config_fd) + [
+            cmd = _bwrap_argv(bwrap_path(), self.package_dir, lim, interpreter, python_config_fd, seccomp_fd) + [
                 "--", python, "-I", "-S", "/arena/launcher.py"]
             if python_config_fd is not None:
                 interpreter = BOT_PYTHON
@@ -409,22 +430,23 @@ class ProgramBot(Bot):
         ``_await_ready`` writes the rest and reads the answer."""
         self._kill()
         self._exit_by = None
-        config_fd = None
+        config_fd = seccomp_fd = None
         if not self.trusted and not executable_path(self.command) and self.command[0] == "python3":
-            config_fd, write_fd = os.pipe()  # a few bytes: the pipe holds them until bwrap reads them
-            os.write(write_fd, bare_python_config())
-            os.close(write_fd)
+            config_fd = _readable(bare_python_config())
+        if not self.trusted and seccomp.supported():
+            seccomp_fd = _readable(seccomp.no_new_user_namespaces())
+        passed = tuple(fd for fd in (config_fd, seccomp_fd) if fd is not None)
         try:
-            cmd, config = self._command(config_fd)
+            cmd, config = self._command(config_fd, seccomp_fd)
             self._buf.clear()
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     start_new_session=True, close_fds=True, env={"PATH": "/usr/bin:/bin"}
-                                    if not self.trusted else None, pass_fds=() if config_fd is None else (config_fd,))
+                                    if not self.trusted else None, pass_fds=passed)
         except OSError as exc:
             raise BotFault("crash", f"cannot start the bot: {exc}") from None
         finally:
-            if config_fd is not None:
-                os.close(config_fd)
+            for fd in passed:
+                os.close(fd)
         self._proc = proc
         self._in_fd, self._out_fd = proc.stdin.fileno(), proc.stdout.fileno()
         for stream in (proc.stdout, proc.stderr):

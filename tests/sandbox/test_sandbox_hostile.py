@@ -209,6 +209,28 @@ HOSTILE: dict[str, Hostile] = {
         for line in sys.stdin:
             os.write(1, b'{{"action": 0, "pad": "' + b"x" * (8 * 1024 * 1024) + b'"}}\\n')
         """, {"garbage"}),
+    "nested_answer": Hostile("""
+        import os, sys
+        sys.stdin.readline()
+        os.write(1, b'{{"ready": true, "protocol": 1}}\\n')
+        for line in sys.stdin:  # within the answer's 64 KiB, nested past the host parser's recursion limit
+            os.write(1, b'{{"action": 0, "x": ' + b"[" * 20000 + b"]" * 20000 + b'}}\\n')
+        """, {"garbage"}),
+    "new_user_namespace": Hostile("""
+        import ctypes, sys, arena_bot
+        libc = ctypes.CDLL(None, use_errno=True)
+        CLONE_NEWUSER, CLONE_NEWNS, SIGCHLD = 0x10000000, 0x00020000, 17
+        if libc.unshare(CLONE_NEWUSER) == 0:  # root of a namespace of its own could mount a tmpfs past /tmp's limit
+            print("LEAK unshare made a user namespace", file=sys.stderr)
+        else:
+            print("unshare refused, errno", ctypes.get_errno(), file=sys.stderr)
+        pid = libc.syscall(56, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)  # clone(2) itself
+        if pid == 0:
+            libc._exit(0)
+        if pid > 0:
+            print("LEAK clone made a user namespace", file=sys.stderr)
+        arena_bot.run(lambda observation, legal_actions: 0)
+        """, stderr_has="unshare refused, errno 1"),
     "ignores_sigterm": Hostile("""
         import signal, time, arena_bot
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE):
