@@ -133,8 +133,9 @@ def build_bot(version: BotVersion, game: str, seed: int) -> Bot:
     """The runnable bot of a version: built-ins in-process, uploads in the sandbox."""
     if version.kind == BotVersion.Kind.BUILTIN:
         return make_bot(version.builtin_name, game, seed=seed)
+    # Checked (and compiled) once at upload: at a match start the stored package is only unpacked.
     return make_bot(version.package.path, game, seed=seed, trusted=settings.ARENA["TRUSTED_BOTS"],
-                    move_ms=settings.ARENA["MOVE_MS"])
+                    move_ms=settings.ARENA["MOVE_MS"], validated=True)
 
 
 def run_match(match_id: int, worker: str | None = None) -> str:
@@ -168,19 +169,19 @@ def _play(claimed: Claimed | None, match_id: int, claim_next: Callable[[], Claim
         except Exception:  # an engine or set-up error: keep the match, with its error, for a human
             for bot in bots:
                 bot.close()
-            error = traceback.format_exc()
-            log.exception("match %s failed", match_id)
-            Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_token=token).update(
-                status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
-            advance_after_match(match)
-            return "failed", None
+            return _failed(match, token), None
         log_data = result.to_dict()
         blob = encode_log(result)  # outside the transaction: the game lock is held only to write
         then = claim_next()
         # A database away for a while (restart, failover, link cut) delays the store; it never fails
         # the match. The heartbeat keeps the lease meanwhile.
-        stored, following = leases.retry_while_leased(
-            keeper, lambda: _store(match, token, log_data, seats, blob, then), ("lease lost", None))
+        try:
+            stored, following = leases.retry_while_leased(
+                keeper, lambda: _store(match, token, log_data, seats, blob, then), ("lease lost", None))
+        except leases.CONNECTION_ERRORS:
+            raise
+        except Exception:  # a result the database refuses (nothing of it was written): played again, it would
+            return _failed(match, token), None  # be refused again, so it is kept failed, with its error
         if stored == "lease lost":
             log.warning("match %s: lease lost before storing; the worker that took it over stores it", match_id)
     if stored == "finished":
@@ -229,6 +230,17 @@ def run_matches(match_ids: list[int], worker: str | None = None) -> list[str]:
                                  lambda: Claim(following, worker) if following is not None and in_time() else None)
         outcomes.append(outcome)
     return outcomes
+
+
+def _failed(match: Match, token: str) -> str:
+    """Mark a match this worker holds failed, with the exception being handled as its error (for a human), and
+    advance its tournament."""
+    error = traceback.format_exc()
+    log.exception("match %s failed", match.pk)
+    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, lease_token=token).update(
+        status=Match.Status.FAILED, error=error[-8000:], finished_at=timezone.now())
+    advance_after_match(match)
+    return "failed"
 
 
 def rated_ruleset(match: Match, seats: int | None = None) -> str | None:
@@ -328,7 +340,8 @@ def _store(match: Match, token: str, log_data: dict, seats: list[MatchSeat] | No
 def reconcile_matches() -> list[int]:
     """Find matches that would otherwise be lost and enqueue them again; returns their ids.
 
-    - running, but the lease expired (not renewed for MATCH_LEASE_SECONDS): the worker died mid-match;
+    - running, but the lease expired (not renewed for MATCH_LEASE_SECONDS): the worker died mid-match (after
+      MAX_MATCH_ATTEMPTS claims, the match is marked failed instead: one that kills every worker playing it);
     - queued, rung more than RERING_AFTER_SECONDS ago (or never) and not waiting in the broker's queue:
       the message was lost (an empty broker restart, a worker killed between receiving and claiming,
       a message left unacknowledged by a killed worker). A match still waiting in the queue is left
@@ -341,7 +354,17 @@ def reconcile_matches() -> list[int]:
     except Exception as exc:  # the broker is away: expired leases are still freed
         log.warning("reconciler cannot read the broker's queue: %s", exc)
         waiting = None
-    expired = list(Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=Now()).values_list("pk", flat=True))
+    expired, given_up = [], []
+    for pk, attempts in Match.objects.filter(status=Match.Status.RUNNING, lease_until__lt=Now()).values_list(
+            "pk", "attempts"):
+        (given_up if attempts >= settings.ARENA["MAX_MATCH_ATTEMPTS"] else expired).append(pk)
+    if given_up:
+        log.error("reconciler gives up matches %s: their leases expired %d times", given_up,
+                  settings.ARENA["MAX_MATCH_ATTEMPTS"])
+        Match.objects.filter(pk__in=given_up, status=Match.Status.RUNNING, lease_until__lt=Now()).update(
+            status=Match.Status.FAILED, lease_token="", finished_at=Now(),
+            error=f"given up: its worker stopped renewing its lease in each of its {settings.ARENA['MAX_MATCH_ATTEMPTS']} "
+                  "attempts (a worker killed or stalled while playing it, each time)")
     if expired:
         Match.objects.filter(pk__in=expired, status=Match.Status.RUNNING, lease_until__lt=Now()).update(
             status=Match.Status.QUEUED, lease_token="")

@@ -296,6 +296,9 @@ ARENA = {
     # A queued match rung this long ago and not waiting in the broker's queue is rung again (a lost
     # message: empty broker restart, a worker killed between receiving and claiming).
     "RERING_AFTER_SECONDS": int(os.environ.get("ARENA_RERING_AFTER_SECONDS", 10)),
+    # A match whose lease expired this many times (claims) is marked failed instead of handed out again: one
+    # that kills or stalls every worker that plays it must not hold its tournament or ladder forever.
+    "MAX_MATCH_ATTEMPTS": max(1, int(os.environ.get("ARENA_MAX_MATCH_ATTEMPTS", 10))),
     # A batch of matches rung at once (a large round robin, the reconciler after a broker loss) goes out as
     # at least DOORBELLS_SPREAD messages (set it to the number of worker processes or more), each naming up
     # to MATCHES_PER_DOORBELL matches that one worker plays in turn (1: a message per match).

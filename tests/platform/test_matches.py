@@ -58,6 +58,40 @@ def test_a_worker_that_lost_its_lease_does_not_store(tournament):
     assert Match.objects.get(pk=match.pk).attempts == 2
 
 
+def test_reconciler_gives_up_a_match_that_outlived_its_lease_every_attempt(tournament, settings):
+    """A match that kills or stalls every worker playing it is failed after MAX_MATCH_ATTEMPTS claims, with a
+    reason; one with attempts left is handed out again."""
+    settings.ARENA = {**settings.ARENA, "MAX_MATCH_ATTEMPTS": 3}
+    poison, other = tournament.matches.order_by("id")[:2]
+    expired = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=poison.pk).update(status=Match.Status.RUNNING, attempts=3, lease_until=expired,
+                                              lease_token="x", enqueued_at=timezone.now())
+    Match.objects.filter(pk=other.pk).update(status=Match.Status.RUNNING, attempts=2, lease_until=expired,
+                                             lease_token="y", enqueued_at=timezone.now())
+    assert other.pk in pipeline.reconcile_matches()
+    poison.refresh_from_db()
+    assert poison.status == Match.Status.FAILED and "3 attempts" in poison.error and poison.finished_at
+    assert Match.objects.get(pk=other.pk).status == Match.Status.QUEUED
+    assert pipeline.run_match(poison.pk) == "not claimed"
+
+
+def test_a_result_the_database_refuses_fails_the_match_instead_of_replaying_it(tournament, monkeypatch):
+    """A store that raises (not a lost connection: nothing was written, and a replay would be refused again)
+    leaves the match failed with its error, not running until its lease expires and is played again."""
+    from django.db import DataError
+
+    def refused(*args, **kwargs):
+        raise DataError("text fields cannot contain NUL (0x00) bytes")
+
+    monkeypatch.setattr(pipeline, "_store", refused)
+    match = tournament.matches.first()
+    assert pipeline.run_match(match.pk) == "failed"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED and "NUL" in match.error and not match.rated
+    assert RatingChange.objects.filter(match=match).count() == 0
+    assert pipeline.reconcile_matches() == [] or match.pk not in pipeline.reconcile_matches()
+
+
 def test_reconciler_requeues_matches_whose_message_was_lost(tournament, settings):
     purge_broker_queue()  # the messages are gone (a broker restarted empty)
     Match.objects.filter(tournament=tournament).update(enqueued_at=None)
