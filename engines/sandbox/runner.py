@@ -371,10 +371,12 @@ class ProgramBot(Bot):
                     self._keep_stderr(chunk)
 
     def stderr_tail(self) -> str:
-        """The last ``stderr_tail_bytes`` the program wrote on stderr (what is still in the pipe included)."""
+        """The last ``stderr_tail_bytes`` the program wrote on stderr (what is still in the pipe included), as text
+        any database stores."""
         if self._proc is not None:  # what it wrote before its last answer may still be in the pipe
             self._drain_stderr(self._proc, self.limits.stderr_bytes - self._stderr_total)
-        return bytes(self._tail).decode("utf-8", "replace")
+        # NUL as U+FFFD, as undecodable bytes are: PostgreSQL's text and jsonb cannot hold it
+        return bytes(self._tail).decode("utf-8", "replace").replace("\x00", "\ufffd")
 
     def __del__(self) -> None:  # a last resort; play_match always calls close()
         try:

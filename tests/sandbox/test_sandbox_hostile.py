@@ -231,6 +231,13 @@ HOSTILE: dict[str, Hostile] = {
             print("LEAK clone made a user namespace", file=sys.stderr)
         arena_bot.run(lambda observation, legal_actions: 0)
         """, stderr_has="unshare refused, errno 1"),
+    "nul_on_stderr": Hostile("""
+        import sys, arena_bot
+        def act(observation, legal_actions):
+            sys.stderr.write("debug\\x00info\\n")  # PostgreSQL's text cannot hold NUL: it must not fail the store
+            return 0
+        arena_bot.run(act)
+        """, stderr_has="debug\ufffdinfo"),
     "ignores_sigterm": Hostile("""
         import signal, time, arena_bot
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE):
