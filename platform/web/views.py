@@ -81,7 +81,8 @@ def game_leaderboard(request, game: str):
     players = request.GET.get("players")
     if players is not None and players not in brackets:
         raise Http404(f"{game} ({ruleset}) has no player-count bracket {players[:40]}")
-    search = request.GET.get("q", "").strip()[:64]
+    # Lenient as the search box is: a NUL (which no name holds, and PostgreSQL refuses: a 500) is dropped.
+    search = request.GET.get("q", "").replace("\x00", "").strip()[:64]
     stamp = board_stamp(game, ruleset, players)
     size = (leaderboard_rows(game, ruleset, 0, 1, search=search, stamp=stamp, players=players)["count"]
             if search else stamp[0])

@@ -3,6 +3,7 @@
 The shape: {"error": <short code>, "detail": <a string>}, plus "fields" ({name: [messages]}) for invalid input.
 """
 import json
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -124,6 +125,35 @@ def test_brackets_inside_strings_do_not_count_as_nesting(api, builtin_versions):
     assert response.status_code == 201, response.content
 
 
+@pytest.mark.parametrize("text,exceeds", [
+    ('["\\"[[[", 1]', False),            # an escaped quote does not end the string
+    ('["\\\\", [[[1]]]]', True),          # an escaped backslash does: the brackets after it count
+    ('"' + '\\"' * 50 + "[[[", False),   # unclosed: what follows is inside the string
+    ('"\\', False), ('"', False), ("", False),
+    ("[" * 3 + "]" * 3, False), ("[" * 4 + "]" * 4, True), ('{"a": {"b": [[]]}}', True),
+    ('{"a": {"b": ["]]]"]}}', False),
+])
+def test_the_depth_check_reads_strings_and_escapes_right(text, exceeds):
+    from web.api.parsers import nesting_depth_exceeds
+
+    assert nesting_depth_exceeds(text, 3) is exceeds
+
+
+def test_the_depth_check_is_linear_in_an_unclosed_string_of_escaped_quotes(api):
+    # The old pattern rescanned the rest of the string from every quote: hours for this 2 MB body. Run apart,
+    # so that a regression fails at the (generous) timeout instead of hanging the suite; no timing is asserted.
+    import subprocess
+    import sys
+
+    script = ("from web.api.parsers import nesting_depth_exceeds as f; "
+              "assert not f('\"' + '\\\\\"' * 1_000_000 + '[' * 40, 32); assert f('[' * 33, 32)")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120,
+                   cwd=Path(__file__).resolve().parents[2] / "platform")
+    body = '"' + '\\"' * 1_000_000
+    assert "parse error" in assert_error_shape(api.post("/api/register/", body, content_type="application/json"),
+                                               400, "parse_error")["detail"]
+
+
 def test_a_body_over_the_size_limit_is_413(api, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     response = api.post("/api/tournaments/", json.dumps(tournament_body(name="x" * 2000)),
@@ -177,6 +207,14 @@ def test_nested_field_errors_are_named_by_their_path(api):
     assert "bots.1" in assert_error_shape(response, 400, "invalid")["fields"]
 
 
+@pytest.mark.parametrize("bots", [[[]] * 10_000, [None] * 10_000, ["random"] * 65])
+def test_a_too_long_list_is_one_short_error_not_one_per_item(api, bots):
+    response = api.post("/api/tournaments/", tournament_body(bots=bots), format="json")
+    body = assert_error_shape(response, 400, "invalid")
+    assert body["fields"] == {"bots": ["Ensure this field has no more than 64 elements."]}, str(body)[:300]
+    assert len(response.content) < 1000
+
+
 @pytest.mark.urls(__name__)
 def test_an_unhandled_error_under_api_is_a_json_500(db):
     response = Client(raise_request_exception=False).get("/api/test-boom/")
@@ -207,6 +245,20 @@ def test_auth_errors_are_in_the_shape(db):
     bad_token = APIClient()
     bad_token.credentials(HTTP_AUTHORIZATION="Token nope")
     assert_error_shape(bad_token.get("/api/games/"), 401, "authentication_failed")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_write_without_the_trailing_slash_is_redirected_with_its_body(db, settings, debug):
+    settings.DEBUG = debug  # Django raised RuntimeError (a 500) in DEBUG, and answered 301 (body lost) without
+    client = APIClient(raise_request_exception=False)
+    body = {"username": "bob", "password": "a-long-password-1"}
+    response = client.post("/api/register?next=1", body, format="json")
+    assert (response.status_code, response["Location"]) == (308, "/api/register/?next=1")
+    assert client.post("/api/register", body, format="json", follow=True).status_code == 201
+    assert Player.objects.filter(username="bob").exists()
+    assert client.patch("/api/bots/17", {}, format="json").status_code == 308
+    assert Client(raise_request_exception=False).post("/accounts/login", {}).status_code == 308
+    assert client.get("/api/games").status_code == 301  # a read keeps Django's redirect
 
 
 def test_malformed_json_and_nan_are_400(api):

@@ -114,3 +114,12 @@ def test_every_operation_answers_within_its_contract(case, seeded):
     plain = {"Accept-Encoding": "identity"}
     case.call_and_validate(headers=plain, excluded_checks=UNCHECKABLE)
     case.call_and_validate(headers={**plain, **restore_token()}, excluded_checks=UNCHECKABLE)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_options_on_the_docs_page_answers_the_allowed_methods(db, settings, debug):
+    settings.DEBUG = debug
+    client = APIClient(raise_request_exception=False)
+    response = client.options("/api/docs/")
+    assert response.status_code == 200, response.content[:300]
+    assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"} and not response.content

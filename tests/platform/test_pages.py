@@ -25,6 +25,27 @@ def test_home_lists_the_games_and_tournaments(played):
     assert "Port Royal" in html and "Summer Cup" in html
 
 
+@pytest.mark.parametrize("cookie", ["abcdefghij\x00klmnop", "a" * 31 + "\x00", "A" * 32, "a" * 33])
+def test_a_session_cookie_that_cannot_be_a_key_is_no_session(db, cookie):
+    # Not looked up at all: PostgreSQL refuses a NUL in a query (a 500 on every page).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    client.cookies["sessionid"] = cookie
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/").status_code == 200
+    assert not [q for q in queries if "django_session" in q["sql"]]
+
+
+def test_a_login_still_keeps_its_session(db):
+    Player.objects.create_user("alice", password="a-long-password-1")
+    client = Client()
+    assert client.post("/accounts/login/", {"username": "alice", "password": "a-long-password-1"}).status_code == 302
+    assert len(client.cookies["sessionid"].value) == 32
+    assert client.get("/").wsgi_request.user.username == "alice"
+
+
 def test_leaderboard_page_shows_ratings_and_a_history_chart(played):
     response = Client().get("/games/port_royal/")
     html = response.content.decode()

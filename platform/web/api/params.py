@@ -30,3 +30,14 @@ def query_bool(request, name: str, default: bool = False) -> bool:
     if raw.lower() not in TRUE | FALSE:
         raise ValidationError({name: [f"must be true or false; got {raw[:40]!r}"]})
     return raw.lower() in TRUE
+
+
+def query_text(request, name: str, max_length: int) -> str:
+    """The query parameter ``name`` as text ("" if absent); a 400 past ``max_length`` characters or with a NUL
+    (PostgreSQL refuses NUL in a query: a DataError, a 500, if it got that far)."""
+    raw = request.query_params.get(name, "")
+    if len(raw) > max_length:
+        raise ValidationError({name: [f"at most {max_length} characters"]})
+    if "\x00" in raw:
+        raise ValidationError({name: ["Null characters are not allowed."]})
+    return raw

@@ -1,5 +1,5 @@
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from web.api import accounts, schedules, stats, views
@@ -25,6 +25,6 @@ urlpatterns = [
     path("token/", accounts.TokenView.as_view(), name="api-token"),
     path("token/rotate/", accounts.RotateTokenView.as_view(), name="api-token-rotate"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", views.DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include(router.urls)),
 ]

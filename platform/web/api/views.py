@@ -4,8 +4,10 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied, ValidationError
@@ -25,7 +27,7 @@ from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
 from web.api.errors import MethodCheckedFirst
 from web.api.pagination import KeysetPage, LeaderboardPage
-from web.api.params import query_bool, query_int
+from web.api.params import query_bool, query_int, query_text
 from web.api.parsers import JSONBodyParser
 from web.api.stats import BRACKETS, query_bracket
 from web.viewer import SeatViewRefused, frames_gzip, gzipped_json
@@ -60,6 +62,14 @@ def choice_filter(request, name: str, choices) -> str | None:
     if value is not None and value not in choices.values:
         raise ValidationError({name: [f"unknown {name} {value[:40]!r}; one of: {', '.join(choices.values)}"]})
     return value
+
+
+class DocsView(SpectacularSwaggerView):
+    """The Swagger UI page of the schema."""
+
+    def options(self, request, *args, **kwargs) -> HttpResponse:
+        """The allowed methods, no body: DRF's answer (the view's metadata) has no HTML template here (a 500)."""
+        return HttpResponse(headers={"Allow": ", ".join(self.allowed_methods)})
 
 
 class GameList(MethodCheckedFirst, generics.ListAPIView):
@@ -104,9 +114,7 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         game, ruleset = get_game(check_game(self.kwargs["game"])), self.ruleset()
-        search = request.query_params.get("search", "")
-        if len(search) > 64:
-            raise ValidationError({"search": ["at most 64 characters"]})
+        search = query_text(request, "search", 64)
         bracket = query_bracket(request, game, ruleset)
         with_history = query_bool(request, "history") and bracket is None
         offset, limit = self.paginator.page_of(request, 0)
