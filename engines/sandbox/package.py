@@ -48,12 +48,21 @@ class PackageLimits:
     """Limits on an upload (bytes as sent, and after unpacking)."""
 
     max_upload_bytes: int = 5 * 1024 * 1024
-    max_py_bytes: int = 1024 * 1024  # a single .py file
+    max_py_bytes: int = 1024 * 1024  # a single .py file (alone or in a zip): compiling costs memory by its size
+    max_python_bytes: int = 2 * 1024 * 1024  # all .py files of a package: each is compiled at upload
     max_total_bytes: int = 20 * 1024 * 1024  # all files unpacked
     max_file_bytes: int = 10 * 1024 * 1024
     max_files: int = 200
-    max_ratio: int = 200  # unpacked/compressed size of one member: more looks like a zip bomb
+    # Unpacked/compressed size of a member from ``ratio_from_bytes`` on, and of the whole archive once it
+    # unpacks to more than ``ratio_total_from_bytes``: more looks like a zip bomb. Smaller files cost nothing.
+    max_ratio: int = 200
+    ratio_from_bytes: int = 64 * 1024
+    ratio_total_from_bytes: int = 1024 * 1024
     max_depth: int = 16
+    max_name_bytes: int = 255  # one file or folder name (UTF-8): Linux's NAME_MAX, past it nothing unpacks
+    max_path_bytes: int = 1024  # a whole path, well below PATH_MAX (4096) with the worker's folder before it
+    max_command_items: int = 64  # bot.json "command": the program and its arguments
+    max_command_bytes: int = 4096  # their total length (UTF-8); the sandbox launcher's configuration is bounded
 
 
 DEFAULT_LIMITS = PackageLimits()
@@ -91,26 +100,34 @@ class BotPackage:
         """Write the package into the folder ``dest`` (which must not exist) atomically.
 
         Files are world-readable (the sandboxed bot runs under its own uid) and read-only.
-        On any error nothing remains at ``dest`` nor beside it.
+        On any error nothing remains at ``dest`` nor beside it. An ``OSError`` names the package's file, never
+        the host's folders: its message may reach the bot's owner (a version's validation status).
         """
         dest = Path(dest)
         if dest.exists():
             raise FileExistsError(f"{dest} already exists")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=dest.parent))
+        tmp: Path | None = None
+        name: str | None = None  # the file being written: what an error names
         try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=dest.parent))
             for name, data in self.files.items():
                 path = tmp.joinpath(*name.split("/"))
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
                 path.chmod(0o555 if name == executable_path(self.command) else 0o444)
+            name = None
             for folder, dirs, _files in os.walk(tmp):
                 for d in dirs:
                     os.chmod(os.path.join(folder, d), 0o755)
             tmp.chmod(0o755)
             os.rename(tmp, dest)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
+        except BaseException as exc:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(exc, OSError):
+                reason = exc.strerror or type(exc).__name__
+                raise OSError(exc.errno, f"cannot unpack the package: {reason}", name) from exc
             raise
         return dest
 
@@ -124,8 +141,14 @@ def executable_path(command: list[str]) -> str | None:
     return command[0][2:] if command and command[0].startswith("./") else None
 
 
-def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
-    """Validate an upload: ``data`` as uploaded, ``filename`` as the user named it."""
+def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LIMITS, *,
+                  compile_python: bool = True) -> BotPackage:
+    """Validate an upload: ``data`` as uploaded, ``filename`` as the user named it.
+
+    ``compile_python=False`` is for a package this accepted before (a stored version, loaded at match start):
+    the checks of sizes and paths, which protect whoever unpacks it, run again, but compiling its Python
+    (the costly part, done once at upload) does not.
+    """
     if not isinstance(data, (bytes, bytearray)):
         raise PackageError("the upload is not a file")
     name = os.path.basename(filename.replace("\\", "/")) or "upload"
@@ -137,14 +160,15 @@ def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LI
     if lower.endswith(".py"):
         if len(data) > limits.max_py_bytes:
             raise PackageError(f"{name} is too big: {len(data):,} bytes (a .py file may have {limits.max_py_bytes:,})")
-        check_python(bytes(data), name)
+        if compile_python:
+            check_python(bytes(data), name)
         return BotPackage({ENTRY: bytes(data)}, ["python3", ENTRY], name)
     if lower.endswith(".js"):
         if len(data) > limits.max_py_bytes:
             raise PackageError(f"{name} is too big: {len(data):,} bytes (a .js file may have {limits.max_py_bytes:,})")
         return BotPackage({"main.js": bytes(data)}, ["node", "main.js"], name)
     if lower.endswith(".zip"):
-        return _check_zip(bytes(data), name, limits)
+        return _check_zip(bytes(data), name, limits, compile_python)
     raise PackageError(f"{name}: upload a single .py file or a .zip (with main.py, main.js or {MANIFEST}), "
                        "or a single .js file")
 
@@ -188,7 +212,7 @@ def check_python(source: bytes, name: str) -> None:
         raise PackageError(f"{name}: too deeply nested to compile") from None
 
 
-def _check_zip(data: bytes, name: str, limits: PackageLimits) -> BotPackage:
+def _check_zip(data: bytes, name: str, limits: PackageLimits, compile_python: bool) -> BotPackage:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
@@ -204,6 +228,12 @@ def _check_zip(data: bytes, name: str, limits: PackageLimits) -> BotPackage:
         declared = sum(i.file_size for i in members)
         if declared > limits.max_total_bytes:
             raise PackageError(f"{name} unpacks to {declared:,} bytes (the limit is {limits.max_total_bytes:,})")
+        # Many small members can make a bomb no single one is: bound the whole archive's ratio too. The
+        # declared sizes hold (zipfile reads no more, and checks the CRC); the upload bounds what is packed.
+        packed = min(sum(i.compress_size for i in members), len(data))
+        if declared > limits.ratio_total_from_bytes and declared > packed * limits.max_ratio:
+            raise PackageError(f"{name} expands {declared // max(packed, 1)}x, to {declared:,} bytes "
+                               f"(the limit is {limits.max_ratio}x: looks like a zip bomb)")
         files: dict[str, bytes] = {}
         total = 0
         for info in members:
@@ -215,7 +245,7 @@ def _check_zip(data: bytes, name: str, limits: PackageLimits) -> BotPackage:
             if info.file_size > limits.max_file_bytes:
                 raise PackageError(f"{name}: {info.filename} is too big ({info.file_size:,} bytes, "
                                    f"the limit is {limits.max_file_bytes:,})")
-            if info.compress_size and info.file_size > 1024 * 1024 and \
+            if info.compress_size and info.file_size >= limits.ratio_from_bytes and \
                     info.file_size / info.compress_size > limits.max_ratio:
                 raise PackageError(f"{name}: {info.filename} expands {info.file_size // info.compress_size}x "
                                    f"(looks like a zip bomb)")
@@ -233,7 +263,7 @@ def _check_zip(data: bytes, name: str, limits: PackageLimits) -> BotPackage:
                                    f"or past the limit of {limits.max_total_bytes:,} bytes (zip bomb?)")
             total += len(content)
             files[path] = content
-    return _finish(files, name, limits)
+    return _finish(files, name, limits, compile_python)
 
 
 def _safe_member_path(info: zipfile.ZipInfo, name: str, limits: PackageLimits) -> str | None:
@@ -250,14 +280,28 @@ def _safe_member_path(info: zipfile.ZipInfo, name: str, limits: PackageLimits) -
         raise PackageError(f"{name}: {raw} points outside the package ('..' is not allowed)")
     if len(parts) > limits.max_depth:
         raise PackageError(f"{name}: {raw} is nested too deep")
+    # No file system could hold it: refused here rather than failing at every match.
+    long_part = next((p for p in parts if _utf8_len(p) > limits.max_name_bytes), None)
+    if long_part is not None:
+        raise PackageError(f"{name}: the name {long_part[:40]}... is too long ({_utf8_len(long_part)} bytes; "
+                           f"a file or folder name may have {limits.max_name_bytes})")
+    if _utf8_len("/".join(parts)) > limits.max_path_bytes:
+        raise PackageError(f"{name}: the path {raw[:40]}... is too long (a path may have {limits.max_path_bytes} "
+                           "bytes)")
     if info.is_dir() or not parts:
         return None
     return "/".join(parts)
 
 
-def _finish(files: dict[str, bytes], name: str, limits: PackageLimits) -> BotPackage:
+def _utf8_len(text: str) -> int:
+    """The length of a name as the file system gets it (a zip may hold any text)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _finish(files: dict[str, bytes], name: str, limits: PackageLimits, compile_python: bool = True) -> BotPackage:
     if not files:
         raise PackageError(f"{name} holds no files")
+    _check_file_or_folder(files, name)
     notes: list[str] = []
     entries = (*DEFAULT_ENTRIES, MANIFEST)
     if not any(e in files for e in entries):
@@ -268,7 +312,7 @@ def _finish(files: dict[str, bytes], name: str, limits: PackageLimits) -> BotPac
                 files = {p.split("/", 1)[1]: d for p, d in files.items()}
                 notes.append(f"used the folder {top}/ as the package")
     if MANIFEST in files:
-        command = _read_manifest(files[MANIFEST], name)
+        command = _read_manifest(files[MANIFEST], name, limits)
     else:
         entry = next((e for e in DEFAULT_ENTRIES if e in files), None)
         if entry is None:
@@ -280,10 +324,37 @@ def _finish(files: dict[str, bytes], name: str, limits: PackageLimits) -> BotPac
         raise PackageError(f"{name}: the entry {entry} named in {MANIFEST} is not in the package")
     if executable:
         check_executable(files[executable], f"{name}: {executable}")
-    for path, content in files.items():
-        if path.endswith(".py"):
-            check_python(content, path)
+    if compile_python:
+        _compile_all(files, name, limits)
     return BotPackage(files, command, name, notes)
+
+
+def _check_file_or_folder(files: dict[str, bytes], name: str) -> None:
+    """PackageError if a path is both a file and a folder (``a`` and ``a/b``): it could never be unpacked."""
+    folders: set[str] = set()
+    for path in files:
+        parts = path.split("/")
+        folders.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    clash = next((path for path in files if path in folders), None)
+    if clash is not None:
+        raise PackageError(f"{name}: {clash} is both a file and a folder; rename one of them")
+
+
+def _compile_all(files: dict[str, bytes], name: str, limits: PackageLimits) -> None:
+    """Compile every .py file (syntax errors show at upload), within bounds: compiling costs far more
+    time and memory than the files' size (a megabyte of one-word lines takes seconds and hundreds of MB)."""
+    sources = {path: content for path, content in files.items() if path.endswith(".py")}
+    for path, content in sources.items():
+        if len(content) > limits.max_py_bytes:
+            raise PackageError(f"{name}: {path} is too big: {len(content):,} bytes (a .py file may have "
+                               f"{limits.max_py_bytes:,})")
+    total = sum(len(content) for content in sources.values())
+    if total > limits.max_python_bytes:
+        raise PackageError(f"{name} holds {total:,} bytes of Python (.py files; the limit is "
+                           f"{limits.max_python_bytes:,}): leave out what the bot does not need, or ship "
+                           "large data in other files")
+    for path, content in sources.items():
+        check_python(content, path)
 
 
 def check_executable(data: bytes, name: str) -> None:
@@ -304,11 +375,13 @@ def check_executable(data: bytes, name: str) -> None:
         raise PackageError(f"{name} is an ELF file but not an executable (an object file or a core dump?)")
 
 
-def _read_manifest(raw: bytes, name: str) -> list[str]:
+def _read_manifest(raw: bytes, name: str, limits: PackageLimits) -> list[str]:
     try:
         manifest = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise PackageError(f"{name}: {MANIFEST} is not valid JSON ({exc})") from None
+    except (RecursionError, MemoryError):  # e.g. [[[[...]]]] nested past the parser's stack
+        raise PackageError(f"{name}: {MANIFEST} is nested too deeply to read") from None
     if not isinstance(manifest, dict):
         raise PackageError(f'{name}: {MANIFEST} must be an object like {{"main": "main.py"}}')
     if "command" in manifest:
@@ -316,6 +389,7 @@ def _read_manifest(raw: bytes, name: str) -> list[str]:
         if not (isinstance(command, list) and command and all(isinstance(a, str) and a for a in command)):
             raise PackageError(f'{name}: "command" in {MANIFEST} must be a list like ["python3", "bot.py"], '
                                '["node", "bot.js"] or ["./bot"]')
+        _check_command(command, name, limits)
         program = command[0]
         if program.startswith("./"):
             return [f"./{_inside(program[2:], name)}", *command[1:]]
@@ -338,6 +412,26 @@ def _read_manifest(raw: bytes, name: str) -> list[str]:
         raise PackageError(f"{name}: the entry {script!r} must be a {' or '.join(SCRIPT_SUFFIXES[interpreter])} file "
                            f"for {interpreter}")
     return [interpreter, script, *args]
+
+
+def _check_command(command: list[str], name: str, limits: PackageLimits) -> None:
+    """PackageError for a command the sandbox could not start: the launcher gets it as one bounded line
+    of configuration, and the kernel's argv ends each argument at a NUL."""
+    if len(command) > limits.max_command_items:
+        raise PackageError(f'{name}: "command" in {MANIFEST} has {len(command):,} items (the limit is '
+                           f"{limits.max_command_items})")
+    size = 0
+    for arg in command:
+        if "\0" in arg:
+            raise PackageError(f'{name}: "command" in {MANIFEST} has an argument with a NUL character: {arg!r:.60}')
+        try:
+            size += len(arg.encode("utf-8"))
+        except UnicodeEncodeError:  # JSON allows lone surrogates ("\ud800"); no program can receive them
+            raise PackageError(f'{name}: "command" in {MANIFEST} has an argument that is not valid text: '
+                               f"{arg!r:.60}") from None
+    if size > limits.max_command_bytes:
+        raise PackageError(f'{name}: "command" in {MANIFEST} is too long: {size:,} bytes (the limit is '
+                           f"{limits.max_command_bytes:,})")
 
 
 def _inside(path: str, name: str) -> str:

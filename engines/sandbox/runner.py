@@ -264,16 +264,22 @@ class ProgramBot(Bot):
         return cls(folder, package.command, cleanup=tmp, **kwargs)
 
     @classmethod
-    def from_path(cls, spec: str | os.PathLike[str], **kwargs: Any) -> "ProgramBot":
-        """A bot from a path: a ``.py`` file, a ``.zip`` or a folder (checked like an upload)."""
+    def from_path(cls, spec: str | os.PathLike[str], *, validated: bool = False, **kwargs: Any) -> "ProgramBot":
+        """A bot from a path: a ``.py`` file, a ``.zip`` or a folder (checked like an upload).
+
+        ``validated``: ``spec`` is a package accepted at its upload (the platform's stored versions, at every
+        match start): it is unpacked under the checks of sizes and paths but not compiled again, and errors
+        name its file only (its owner reads them; the host's folders are not theirs to see).
+        """
         path = Path(spec)
+        shown = path.name if validated else str(spec)
         if path.is_dir():
             package = package_from_folder(path)
         elif path.is_file():
-            package = check_package(path.read_bytes(), path.name)
+            package = check_package(path.read_bytes(), path.name, compile_python=not validated)
         else:
-            raise PackageError(f"{spec}: no such file or folder")
-        kwargs.setdefault("name", str(spec))
+            raise PackageError(f"{shown}: no such file or folder")
+        kwargs.setdefault("name", shown)
         return cls.from_package(package, **kwargs)
 
     # --- the Bot interface --------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Uploading bots: every upload a new immutable version, refused cleanly when bad, validated in the sandbox."""
 import io
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,12 @@ from arena_testing import token_client, zip_of
 from players.models import Player
 
 STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
+
+
+@pytest.fixture(autouse=True)
+def own_media(settings, tmp_path):
+    """Each test's uploads in a folder of its own: tests running at once in other processes store theirs too."""
+    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 @pytest.fixture
@@ -65,6 +72,14 @@ def test_each_upload_is_a_new_pending_version(api, bob):
      "not a file inside the package"),
     (zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x02\x00\xb7\x00"}),
      "bot.zip", "another processor"),
+    # A hostile user's probe: each was accepted (or a 500), then failed or cost seconds at every match.
+    (zip_of({"main.py": STARTER, **{f"m{i}.py": b"a\n" * 524288 for i in range(19)}}), "bot.zip", "zip bomb"),
+    (zip_of({"main.py": STARTER, "a": b"x", "a/b": b"y"}), "bot.zip", "both a file and a folder"),
+    (zip_of({"main.py": STARTER, "x" * 300: b"y"}), "bot.zip", "too long"),
+    (zip_of({"main.py": STARTER, "bot.json": b"[" * 100_000 + b"]" * 100_000}, zipfile.ZIP_STORED), "bot.zip",
+     "nested too deeply"),
+    (zip_of({"main.py": STARTER, "bot.json": b'{"command": ["python3", "main.py", "a\\u0000b"]}'}), "bot.zip",
+     "nul character"),
 ], ids=lambda value: value if isinstance(value, str) else "upload")  # bytes would make long ids
 def test_bad_uploads_are_refused_with_a_reason_and_leave_nothing(api, data, filename, fragment):
     before = media_files()
@@ -112,6 +127,32 @@ def test_a_crashing_bot_is_invalid_and_its_owner_sees_why(bob):
     assert validate_version(version.pk) == "invalid"
     version.refresh_from_db()
     assert "crash" in version.status_detail and "boom: my bug" in version.status_detail
+
+
+def test_a_package_that_cannot_be_unpacked_stays_pending_without_showing_host_paths(bob):
+    """Stored before its paths were checked: its matches fail at the start; its owner sees why, not the host."""
+    version = services.upload_version(owner=bob, game="port_royal", name="clash", filename="clash.zip",
+                                      data=zip_of({"main.py": STARTER}))
+    Path(version.package.path).write_bytes(zip_of({"main.py": STARTER, "a": b"x", "a/b": b"y"}))
+    assert validate_version(version.pk) == "pending"
+    version.refresh_from_db()
+    assert "a is both a file and a folder" in version.status_detail, version.status_detail
+    assert str(settings.MEDIA_ROOT) not in version.status_detail and "/tmp" not in version.status_detail
+
+
+@pytest.mark.sandbox
+def test_validation_matches_do_not_compile_the_package_again(bob, monkeypatch):
+    """Checked once at upload: at each match start the stored package is only unpacked."""
+    from engines.sandbox import package
+
+    version = services.upload_version(owner=bob, game="port_royal", name="once", filename="once.zip",
+                                      data=zip_of({"main.py": STARTER, "lib/x.py": b"X = 1\n"}))
+
+    def compiled_again(source, name):
+        raise AssertionError(f"{name} compiled again at a match start")
+
+    monkeypatch.setattr(package, "check_python", compiled_again)
+    assert validate_version(version.pk) == "valid", BotVersion.objects.get(pk=version.pk).status_detail
 
 
 HOSTILE = b"""

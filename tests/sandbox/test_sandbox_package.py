@@ -223,3 +223,97 @@ def test_own_executable_is_checked_and_stored_executable(tmp_path):
 def test_executables_the_workers_cannot_run_are_refused(binary, expected):
     message = refused(zip_of({"bot.json": b'{"command": ["./bot"]}', "bot": binary}), "b.zip")
     assert expected in message and "bot" in message
+
+
+def test_zip_bomb_ratio_from_64_kib_and_over_the_whole_archive():
+    """Members under the old 1 MiB threshold, one at a time or many together, expand too much."""
+    assert "zip bomb" in refused(zip_of({"main.py": GOOD, "data.txt": b"a\n" * 50_000}), "b.zip")  # 100 KB
+    small = {f"d{i}.txt": b"\0" * 60_000 for i in range(20)}  # each under 64 KiB, 1.2 MB in all
+    assert "expands" in refused(zip_of({"main.py": GOOD, **small}), "b.zip")
+    # A real package's well-compressing data file (a sparse table, ~90x), and a tiny repetitive one, pass.
+    table = b"[" + b",".join(b"[" + b"0," * 60 + b"%d]" % (i % 9) for i in range(8000)) + b"]"
+    assert check_package(zip_of({"main.py": GOOD, "table.json": table, "pad.txt": b"\0" * 60_000}), "b.zip")
+
+
+def test_compile_bomb_is_refused_before_compiling():
+    """The probe: main.py and 19 one-MiB members of one-word lines (22 KB zipped) took 27 s and 840 MB."""
+    bomb = zip_of({"main.py": GOOD, **{f"m{i}.py": b"a\n" * 524288 for i in range(19)}})
+    assert len(bomb) < 30_000 and "zip bomb" in refused(bomb, "b.zip")
+
+
+def test_python_source_is_bounded_per_file_and_per_package():
+    """Compiling costs far more than the source's size: .py files are bounded whatever they compress to."""
+    comments = b"# just a comment, quick to compile\n" * 27_000  # ~0.9 MiB
+    many = zip_of({"main.py": GOOD, "a.py": comments, "b.py": comments, "c.py": comments}, zipfile.ZIP_STORED)
+    message = refused(many, "b.zip")
+    assert "bytes of Python" in message and f"{PackageLimits().max_python_bytes:,}" in message
+    big = zip_of({"main.py": GOOD, "big.py": comments * 2}, zipfile.ZIP_STORED)
+    assert "big.py is too big" in refused(big, "b.zip")
+    assert check_package(zip_of({"main.py": GOOD, "a.py": comments, "b.py": comments}, zipfile.ZIP_STORED), "b.zip")
+
+
+def test_a_stored_package_is_unpacked_not_compiled_again(tmp_path, monkeypatch):
+    """At a match start (``validated``) the package checked at upload is not compiled again; sizes still are."""
+    from engines.sandbox import ProgramBot, package as package_module
+
+    path = tmp_path / "v1-abc.zip"
+    path.write_bytes(zip_of({"main.py": GOOD, "lib/x.py": b"X = 1\n"}))
+    compiled = []
+    monkeypatch.setattr(package_module, "check_python", lambda source, name: compiled.append(name))
+    bot = ProgramBot.from_path(path, validated=True, trusted=True)
+    bot.close()
+    assert compiled == [] and bot.name == "v1-abc.zip"  # never the host's path
+    ProgramBot.from_path(path, trusted=True).close()  # a local run checks it all, as an upload
+    assert sorted(compiled) == ["lib/x.py", "main.py"]
+    bomb = zip_of({"main.py": GOOD, "zeros.bin": b"\0" * (2 * 1024 * 1024)})
+    assert "zip bomb" in refused(bomb, "b.zip") and "zip bomb" in str(pytest.raises(
+        PackageError, check_package, bomb, "b.zip", compile_python=False).value)
+    with pytest.raises(PackageError) as missing:
+        ProgramBot.from_path(tmp_path / "gone.zip", validated=True, trusted=True)
+    assert str(tmp_path) not in str(missing.value)
+
+
+@pytest.mark.parametrize("members", [
+    {"a": b"x", "a/b": b"y"},  # a file, then a folder of the same name
+    {"a/b/c": b"y", "a/b": b"x"},  # a folder, then a file of the same name
+    {"mybot/main.py": GOOD, "mybot/a": b"x", "mybot/a/b.py": b""},  # the same below a stripped top folder
+])
+def test_a_path_both_file_and_folder_is_refused(members):
+    assert "both a file and a folder" in refused(zip_of({"main.py": GOOD, **members}), "b.zip")
+
+
+def test_names_and_paths_too_long_to_unpack_are_refused():
+    assert "too long (300 bytes" in refused(zip_of({"main.py": GOOD, "x" * 300: b""}), "b.zip")
+    assert "too long (404 bytes" in refused(zip_of({"main.py": GOOD, "é" * 200 + ".txt": b""}), "b.zip")  # UTF-8
+    assert "too long" in refused(zip_of({"main.py": GOOD, "/".join(["y" * 200] * 6): b""}), "b.zip")
+    assert check_package(zip_of({"main.py": GOOD, "é" * 120 + ".txt": b"", "/".join(["y" * 200] * 5): b""}), "b.zip")
+
+
+def test_store_errors_name_the_package_file_not_the_host_folders(tmp_path):
+    """A package that cannot be unpacked (stored before its paths were checked): the error may reach its owner."""
+    package = BotPackage({"main.py": GOOD, "a": b"x", "a/b": b"y"}, ["python3", "main.py"])
+    with pytest.raises(OSError) as info:
+        package.store(tmp_path / "bot")
+    assert "cannot unpack the package" in str(info.value) and "'a/b'" in str(info.value)
+    assert str(tmp_path) not in str(info.value) and list(tmp_path.iterdir()) == []
+
+
+def test_deeply_nested_manifest_is_refused():
+    nested = b"[" * 100_000 + b"]" * 100_000
+    message = refused(zip_of({"main.py": GOOD, "bot.json": nested}, zipfile.ZIP_STORED), "b.zip")
+    assert "bot.json is nested too deeply" in message
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["a\0b"], "NUL character"),
+    (["x"] * 20_000, "has 20,002 items (the limit is 64)"),
+    (["x" * 1500] * 3, "too long: 4,514 bytes (the limit is 4,096)"),
+    (["\ud800"], "not valid text"),  # JSON may spell a lone surrogate; no program can get it
+])
+def test_command_arguments_the_sandbox_cannot_pass_are_refused(args, expected):
+    import json
+
+    manifest = json.dumps({"command": ["python3", "main.py", *args]}).encode()
+    assert expected in refused(zip_of({"main.py": GOOD, "bot.json": manifest}, zipfile.ZIP_STORED), "b.zip")
+    most = json.dumps({"command": ["python3", "main.py", *["y" * 60] * 62]}).encode()  # 64 items, 3,734 bytes
+    assert check_package(zip_of({"main.py": GOOD, "bot.json": most}), "b.zip").command[2:] == ["y" * 60] * 62
