@@ -85,14 +85,32 @@ def validate_version(version_id: int) -> str:
     return _judged(version_id, BotVersion.Status.VALID, detail, regression)
 
 
+#: A validation match the platform could not play (an engine or set-up error: a failed match) is played again at
+#: the version's next validation (REQUEUE_AFTER_SECONDS later, maybe on another worker) until it was tried this
+#: often; then the version is invalid, with the reason, rather than pending for ever.
+VALIDATION_TRIES = 3
+
+
 def _play_and_judge(matches: Sequence[Match], version: BotVersion) -> tuple[list[str], list[str]]:
-    """Play the matches (idempotent); the version's faults (problems) and the matches that could not run."""
+    """Play the matches (idempotent; failed ones again while they have tries left); the version's faults and the
+    matches that failed every try (problems), and the matches that could not run yet (errors)."""
+    ids = [m.pk for m in matches]
+    Match.objects.filter(pk__in=ids, status=Match.Status.FAILED, attempts__lt=VALIDATION_TRIES).update(
+        status=Match.Status.QUEUED, error="", lease_token="", finished_at=None)
     for match in matches:
         run_match(match.pk)
     problems, errors = [], []
-    for match in Match.objects.filter(pk__in=[m.pk for m in matches]):
+    for match in Match.objects.filter(pk__in=ids):
         if match.status == Match.Status.FAILED:
-            errors.append(f"match {match.pk}: {match.error.strip().splitlines()[-1] if match.error else 'failed'}")
+            # The owner reads this: the exception's name only (its text may name the host's folders), but a
+            # package's own error whole (written for the owner: it names the package's files alone).
+            name, _, text = (match.error.strip().splitlines() or ["failed"])[-1].partition(": ")
+            reason = f"{name.rsplit('.', 1)[-1]}: {text}" if name.endswith(".PackageError") else name
+            if match.attempts >= VALIDATION_TRIES:
+                problems.append(f"match {match.pk} could not be played in {match.attempts} tries ({reason}): "
+                                "if the bot runs locally, upload it again or tell the organisers")
+            else:
+                errors.append(f"match {match.pk}: {reason}; it is tried again")
         elif match.status != Match.Status.FINISHED:
             errors.append(f"match {match.pk} is still {match.status}")
         for seat in match.seats.filter(bot_version=version):

@@ -118,12 +118,32 @@ def test_the_first_version_gets_no_gate(alice, series3, builtin_versions):
 
 
 def test_the_version_stays_pending_until_the_gate_result_is_stored(twin, series3):
+    """A gate match the platform cannot play keeps the version pending while it has tries left; after
+    VALIDATION_TRIES the version is invalid with the reason (not pending for ever), naming no host folder."""
+    from tournaments.validation import VALIDATION_TRIES
+
     v1, v2 = twin
     gate = create_gate_matches(v2, v1)
-    Match.objects.filter(pk=gate[0].pk).update(status=Match.Status.FAILED, error="engine error\nboom")
-    assert validate_version(v2.pk) == "pending"
+    Match.objects.filter(pk=gate[0].pk).update(options={"no such option": 1})  # the engine refuses it: a failed match
+    for tries in range(1, VALIDATION_TRIES):
+        assert validate_version(v2.pk) == "pending"
+        v2.refresh_from_db()
+        assert v2.regression is None and v2.status_detail.startswith("regression gate could not run yet")
+        assert "tried again" in v2.status_detail and Match.objects.get(pk=gate[0].pk).attempts == tries
+    assert validate_version(v2.pk) == "invalid"
     v2.refresh_from_db()
-    assert v2.regression is None and v2.status_detail.startswith("regression gate could not run yet")
+    assert f"could not be played in {VALIDATION_TRIES} tries (engines.core.BadOptions)" in v2.status_detail
+    assert "/" not in v2.status_detail.split("tries")[1].split(")")[0]
+
+
+def test_a_validation_match_that_failed_once_is_played_again(twin, series3):
+    """A failure the platform recovers from (a worker without its sandbox, a database hiccup) costs a try, not the
+    version: the failed match is played again at the next validation."""
+    v1, v2 = twin
+    gate = create_gate_matches(v2, v1)
+    Match.objects.filter(pk=gate[0].pk).update(status=Match.Status.FAILED, attempts=1, error="Traceback\nOSError: gone")
+    assert validate_version(v2.pk) == "valid"
+    assert Match.objects.get(pk=gate[0].pk).status == Match.Status.FINISHED
 
 
 def test_the_gate_is_shown_to_the_owner_only(twin, series3, alice, client):
