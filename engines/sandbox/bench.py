@@ -24,11 +24,14 @@ core), and the kernel puts a bot on either. ``free`` leaves it to the kernel, as
 the bench and every process it starts on one core; ``apart`` the bench on one core and the rest on another.
 
 The synthetic message is the same at every decision, so it says nothing of deltas: every message
-there is whole. ``bench_protocol_game`` replays the real observations of seat 0 in seeded 4-player
-games of one game, in both modes of protocol 1 (whole messages, and the ``delta`` feature a bot
-asks for with ``arena_bot.run(act, deltas=True)``), each against a bytes-only pipe moving exactly
-the bytes that mode sends; ``ratio_delta_to_full_bytes`` compares the delta mode with moving the
-whole messages; ``json_cpu_us`` is the JSON work alone in CPU time (host encoding, the SDK reading).
+there is whole. ``bench_protocol_game`` plays seeded 4-player games of one game and hands seat 0's
+observations to the bots as a match does, built by the engine just before each decision (``live_decisions``:
+an observation encoded the moment it is built costs the host a third to a half less than the same one
+kept since, as a replay from a list would), in both modes of protocol 1 (whole messages, and the
+``delta`` feature a bot asks for with ``arena_bot.run(act, deltas=True)``), each against a bytes-only pipe
+moving exactly the bytes that mode sends. Every step plays the game on to its next decision untimed and
+times the decision alone. ``ratio_delta_to_full_bytes`` compares the delta mode with moving the whole
+messages; ``json_cpu_us`` is the JSON work alone (host encoding, the SDK reading).
 """
 from __future__ import annotations
 
@@ -153,27 +156,48 @@ def _to_steady_state(bot: ProgramBot, decisions: list[tuple[Any, list]], decoded
     bot._moves = first_move
 
 
-def _interleaved(steps: list, seconds: float, block: int = 200) -> list[list[float]]:
+def _interleaved(steps: list, seconds: float, block: int = 200, timed: bool = False) -> list[list[float]]:
     """Run each step in turn in blocks of ``block`` calls until ``seconds`` have passed; return, per
     step, the seconds per call of each block (one block of every step per round).
 
     Interleaving makes the steps see the same machine load (other processes, CPU frequency); the
     ratio of two steps is taken within each round and the median over rounds reported, so that a
-    burst of load elsewhere moves neither.
+    burst of load elsewhere moves neither. ``timed``: every step times its own measured part and
+    returns it (what it does before, such as playing the game on, is left out); the clock's own cost
+    around a call is taken off.
     """
     for step in steps:
         for _ in range(50):  # warm up
             step()
     blocks: list[list[float]] = [[] for _ in steps]
     clock = time.perf_counter
+    own = _clock_cost() if timed else 0.0
     started = clock()
     while clock() - started < seconds or not blocks[0]:
         for step, times in zip(steps, blocks):
+            if timed:
+                total = 0.0
+                for _ in range(block):
+                    total += step()
+                times.append(total / block - own)
+                continue
             t0 = clock()
             for _ in range(block):
                 step()
             times.append((clock() - t0) / block)
     return blocks
+
+
+def _clock_cost(calls: int = 20_000) -> float:
+    """Seconds that ``time.perf_counter`` reports around nothing (the least of three tries)."""
+    clock, best = time.perf_counter, 1.0
+    for _ in range(3):
+        total = 0.0
+        for _ in range(calls):
+            t0 = clock()
+            total += clock() - t0
+        best = min(best, total / calls)
+    return best
 
 
 def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None = None,
@@ -277,25 +301,37 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
     }
 
 
-def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -> list[tuple[Any, list]]:
-    """Seat 0's (observation, legal actions) at each of its decisions in seeded random games (copies:
-    an engine may change a list it handed out later)."""
-    import copy
+def _played(game_id: str, seeds: range, players: int) -> Iterator[tuple[Any, list]]:
+    """Seat 0's (observation, legal actions) at each of its decisions in seeded random games, one pass, each
+    built by the engine when it is yielded (and good until the next: an engine may change them as it plays on)."""
     import random
 
     from engines.games import get_game
 
     game = get_game(game_id)
-    out = []
     for seed in seeds:
         state = game.setup(players, seed, None)
         rng = random.Random(seed)
         while (seat := game.to_move(state)) is not None:
             legal = game.legal_actions(state, seat)
             if seat == 0:
-                out.append(copy.deepcopy((game.observe(state, 0), legal)))
+                yield game.observe(state, 0), legal
             game.apply(state, seat, legal[rng.randrange(len(legal))])
-    return out
+
+
+def game_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -> list[tuple[Any, list]]:
+    """Seat 0's (observation, legal actions) at each of its decisions in seeded random games (copies:
+    an engine may change a list it handed out later)."""
+    import copy
+
+    return [copy.deepcopy(decision) for decision in _played(game_id, seeds, players)]
+
+
+def live_decisions(game_id: str, seeds: range = range(1, 4), players: int = 4) -> Iterator[tuple[Any, list]]:
+    """``game_decisions``' decisions, in the same order and looping, each built by the engine when it is asked
+    for, as a match builds an observation just before it sends it (its objects fresh in the CPU's caches)."""
+    while True:
+        yield from _played(game_id, seeds, players)
 
 
 def game_messages(decisions: list[tuple[Any, list]], move0: int = 10_000) -> tuple[list[bytes], ...]:
@@ -310,12 +346,14 @@ def game_messages(decisions: list[tuple[Any, list]], move0: int = 10_000) -> tup
 
 def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[bytes], deltas: list[bytes],
                 repeats: int = 5) -> dict[str, float]:
-    """CPU microseconds a decision of the JSON work alone, in this process (best of ``repeats``):
-    the host building the lines (whole: ``encode_act``, delta: a ``DeltaEncoder``) and the
-    Python SDK's ``run`` reading them (decode, merge, the bot's copies, the answer, freeing) for a bot
-    that does not read its observation (``bot_whole``: the legal actions alone are decoded) and for one that
-    does (``bot_whole_reading``; with deltas, every message is decoded)."""
+    """Microseconds a decision of the JSON work alone, in this process (best of ``repeats``): the host
+    building the lines (whole: ``encode_act``, delta: a ``DeltaEncoder``), timed around each call as the game
+    is played (``live_decisions``: the observation just built, as in a match), and the Python SDK's ``run``
+    reading them, in CPU time (decode, merge, the bot's copies, the answer, freeing) for a bot that does not
+    read its observation (``bot_whole``: the legal actions alone are decoded) and for one that does
+    (``bot_whole_reading``; with deltas, every message is decoded)."""
     import io
+    from itertools import islice
 
     sdk = _load_sdk()
     sdk.ORJSON_AFTER_BYTES = 0  # the steady state: orjson from the first message (a bot switches after 3 MB)
@@ -330,20 +368,22 @@ def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[byt
             times.append(time.process_time() - t0)
         return round(min(times) / n * 1e6, 2)
 
-    def host_whole() -> None:
-        for i, (observation, legal) in enumerate(decisions):
-            protocol.encode_act(observation, legal, 100_000, 10_000 + i)
-
-    def host_delta() -> None:
-        encoder = protocol.DeltaEncoder()
-        for i, (observation, legal) in enumerate(decisions):
-            encoder.encode(observation, legal, 100_000, 10_000 + i)
+    def host(encoder: Any) -> float:
+        clock, own, times = time.perf_counter, _clock_cost(), []
+        for _ in range(repeats):
+            total, encode = 0.0, encoder()
+            for i, (observation, legal) in enumerate(islice(live_decisions(game_id), n)):
+                t0 = clock()
+                encode(observation, legal, 100_000, 10_000 + i)
+                total += clock() - t0
+            times.append(total / n - own)
+        return round(min(times) * 1e6, 2)
 
     def bot(lines: list[bytes], deltas: bool, act: Any = lambda observation, legal_actions: 0) -> Any:
         stream = start + b"".join(lines)
         return lambda: sdk.run(act, stdin=io.BytesIO(stream), stdout=io.BytesIO(), deltas=deltas)
 
-    return {"host_whole": best(host_whole), "host_delta": best(host_delta),
+    return {"host_whole": host(lambda: protocol.encode_act), "host_delta": host(lambda: protocol.DeltaEncoder().encode),
             "bot_whole": best(bot(whole, False)),
             "bot_whole_reading": best(bot(whole, False, lambda observation, legal_actions: len(observation) and 0)),
             "bot_delta": best(bot(deltas, True))}
@@ -351,8 +391,8 @@ def json_cpu_us(game_id: str, decisions: list[tuple[Any, list]], whole: list[byt
 
 def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None = None,
                         min_bytes: int | None = None, placement: str = "same") -> dict[str, Any]:
-    """Per-decision microseconds of real observations (``game_decisions``, replayed in order and in
-    a loop) through the sandbox to a trivial Python SDK bot, whole messages and deltas, each with
+    """Per-decision microseconds of real observations (``live_decisions``: seat 0's, built by the engine just
+    before each decision, in order and in a loop) through the sandbox to a trivial Python SDK bot, whole messages and deltas, each with
     its bytes-only pipe (the very bytes that mode sends), and the JSON floor of whole messages; with whole
     messages also to the same bot reading its observation (``*_reading``).
 
@@ -398,38 +438,48 @@ def bench_protocol_game(game_id: str, seconds: float = 5.0, trusted: bool | None
                 for bot, decoded in zip(bots, (legal_bytes, list(map(len, delta_loop)), list(map(len, whole)))):
                     _to_steady_state(bot, decisions, decoded.__getitem__)
 
-            def sandbox_step(bot: ProgramBot) -> Any:
-                counter = [0]
+            # Every step plays its own game on to seat 0's next decision (untimed), then times the decision.
+            clock = time.perf_counter
 
-                def step() -> None:
-                    i = counter[0]
-                    counter[0] = i + 1
-                    observation, legal = decisions[i % n]
+            def sandbox_step(bot: ProgramBot) -> Any:
+                live = live_decisions(game_id)
+
+                def step() -> float:
+                    observation, legal = next(live)
+                    t0 = clock()
                     bot.act(observation, legal, 100_000)
+                    return clock() - t0
                 return step
 
             def bytes_step(proc: subprocess.Popen, first: list[bytes], loop: list[bytes]) -> Any:
-                fd, readline, counter = proc.stdin.fileno(), proc.stdout.readline, [0]
+                fd, readline, counter, live = proc.stdin.fileno(), proc.stdout.readline, [0], live_decisions(game_id)
 
-                def step() -> None:
+                def step() -> float:
                     i = counter[0]
                     counter[0] = i + 1
-                    os.write(fd, (first if i < n else loop)[i % n])
+                    next(live)  # the engine's work between two decisions, as the sandboxed bots' steps do
+                    line = (first if i < n else loop)[i % n]
+                    t0 = clock()
+                    os.write(fd, line)
                     readline()
+                    return clock() - t0
                 return step
 
-            fd, readline, counter = procs[2].stdin.fileno(), procs[2].stdout.readline, [0]
+            fd, readline, counter, live = procs[2].stdin.fileno(), procs[2].stdout.readline, [0], live_decisions(game_id)
 
-            def floor_step() -> None:
+            def floor_step() -> float:
                 i = counter[0]
                 counter[0] = i + 1
-                observation, legal = decisions[i % n]
+                observation, legal = next(live)
+                t0 = clock()
                 os.write(fd, protocol.encode_act(observation, legal, 100_000, move0 + i % n))
                 protocol.parse_answer(readline(), len(legal))
+                return clock() - t0
 
             whole_t, delta_t, bytes_t, bytes_delta_t, floor_t, reading_t = _interleaved(
                 [sandbox_step(bots[0]), sandbox_step(bots[1]), bytes_step(procs[0], whole, whole),
-                 bytes_step(procs[1], delta_first, delta_loop), floor_step, sandbox_step(bots[2])], seconds)
+                 bytes_step(procs[1], delta_first, delta_loop), floor_step, sandbox_step(bots[2])], seconds,
+                timed=True)
     finally:
         _clean_up(bots, procs, tmp)
 

@@ -282,6 +282,37 @@ def test_the_game_bench_pipes_move_the_bytes_each_mode_sends(monkeypatch, min_by
     assert set(result["json_cpu_us"]) == {"host_whole", "host_delta", "bot_whole", "bot_whole_reading", "bot_delta"}
 
 
+@pytest.mark.parametrize("game_id", ["port_royal", "top_race"])
+def test_the_game_bench_builds_each_observation_as_the_recorded_one(game_id):
+    """``live_decisions`` plays the games ``game_decisions`` recorded, building every observation when it is asked
+    for: the same decisions in the same order, encoded to the same bytes, and again from the first after the last."""
+    from itertools import islice
+
+    from engines.sandbox import bench
+
+    seeds = range(1, 3)
+    recorded = bench.game_decisions(game_id, seeds)
+    live = [protocol.encode_act(o, legal, 100_000, i % len(recorded))
+            for i, (o, legal) in enumerate(islice(bench.live_decisions(game_id, seeds), 2 * len(recorded)))]
+    assert live == [protocol.encode_act(o, legal, 100_000, i) for i, (o, legal) in enumerate(recorded)] * 2
+
+
+def test_timed_steps_leave_out_what_they_do_before_their_measured_part():
+    """With ``timed``, a block is the time its steps report (less the clock's own cost), not the wall clock."""
+    import time
+
+    from engines.sandbox import bench
+
+    def step() -> float:
+        time.sleep(0.002)  # as if the game were played on to the next decision
+        return 0.001
+
+    timed, = bench._interleaved([step], 0.0, block=3, timed=True)
+    wall, = bench._interleaved([step], 0.0, block=3)
+    assert all(0.0009 < t <= 0.001 for t in timed)
+    assert all(t >= 0.002 for t in wall)
+
+
 NODE_DIGEST_BOT = """
 const crypto = require("crypto");
 const arena = require("arena_bot");
