@@ -341,6 +341,8 @@ ARENA = {
     # tournament, and matches still to play over all their running tournaments.
     "MAX_MATCHES_PER_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_TOURNAMENT", 1000)),
     "MAX_QUEUED_MATCHES_PER_USER": int(os.environ.get("ARENA_MAX_QUEUED_MATCHES_PER_USER", 2000)),
+    # Uploaded versions a player may have waiting for validation (each plays validation matches).
+    "MAX_PENDING_VERSIONS_PER_USER": int(os.environ.get("ARENA_MAX_PENDING_VERSIONS_PER_USER", 5)),
     # Scheduled tournaments and recurring schedules a player may have still to come.
     "MAX_SCHEDULED_PER_USER": int(os.environ.get("ARENA_MAX_SCHEDULED_PER_USER", 10)),
     # A trusted run lets uploaded code run without bubblewrap: never in production.

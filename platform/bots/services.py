@@ -7,6 +7,7 @@ import os
 import re
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Max
@@ -59,6 +60,20 @@ def read_upload(upload) -> bytes:
     return data
 
 
+def _check_pending(owner) -> None:
+    """Bound the versions one player may have waiting for validation (each plays matches on the workers; staff
+    are not bound): ``UploadError`` past ``ARENA["MAX_PENDING_VERSIONS_PER_USER"]``."""
+    if owner.is_staff:
+        return
+    # One upload at a time per player, so two requests cannot both fit under the bound.
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    limit = settings.ARENA["MAX_PENDING_VERSIONS_PER_USER"]
+    pending = BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.PENDING).count()
+    if pending >= limit:
+        raise UploadError(f"you have {pending} versions waiting for validation (the limit is {limit}): upload "
+                          "more once they are judged")
+
+
 def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, description: str = "",
                    accepts_challenges: bool | None = None) -> BotVersion:
     """Check an upload and store it as the next immutable version of the owner's bot ``name``.
@@ -86,6 +101,7 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
     stored_name = None
     try:
         with transaction.atomic():
+            _check_pending(owner)
             bot, _ = Bot.objects.get_or_create(owner=owner, game=game, name=name,
                                                defaults={"description": description[:300]})
             bot = Bot.objects.select_for_update().get(pk=bot.pk)  # version numbers one at a time

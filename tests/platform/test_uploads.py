@@ -97,6 +97,23 @@ def test_too_big_uploads_are_refused(api, settings):
     assert not BotVersion.objects.exists()
 
 
+def test_a_player_may_have_only_so_many_versions_waiting_for_validation(api, bob, settings):
+    """Each pending version plays validation matches on the workers: past the bound an upload is refused with
+    why, and stores nothing; staff are not bound."""
+    settings.ARENA = {**settings.ARENA, "MAX_PENDING_VERSIONS_PER_USER": 2}
+    for name in ("one", "two"):
+        services.upload_version(owner=bob, game="port_royal", name=name, filename="b.py", data=STARTER)
+    before = media_files()
+    response = upload(api, "three", STARTER, "b.py")
+    assert response.status_code == 400 and "2 versions waiting for validation" in response.json()["detail"]
+    assert not Bot.objects.filter(name="three").exists() and media_files() == before
+    BotVersion.objects.filter(bot__name="one").update(status=BotVersion.Status.VALID)  # one judged: room again
+    assert upload(api, "three", STARTER, "b.py").status_code == 201
+    staff = Player.objects.create_user("staffer", password="pw-staff-12345", is_staff=True)
+    for name in ("s1", "s2", "s3"):
+        services.upload_version(owner=staff, game="port_royal", name=name, filename="b.py", data=STARTER)
+
+
 def test_unknown_game_and_bad_names_are_refused(api):
     assert upload(api, "ok-name", STARTER, "b.py", game="chess").status_code == 400
     response = upload(api, "Bad Name!", STARTER, "b.py")
