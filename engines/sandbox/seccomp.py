@@ -14,6 +14,7 @@ here with no library.
 from __future__ import annotations
 
 import errno
+import functools
 import platform
 import struct
 
@@ -41,6 +42,7 @@ def supported() -> bool:
     return platform.machine() in ("x86_64", "AMD64")
 
 
+@functools.cache
 def no_new_user_namespaces() -> bytes:
     """The filter as bubblewrap's ``--seccomp`` reads it: an array of ``struct sock_filter``."""
     program = [
