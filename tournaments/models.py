@@ -75,6 +75,9 @@ class Match(models.Model):
         FINISHED = "finished", "finished"
         FAILED = "failed", "failed"  # the engine itself raised: kept with its error, never rated
 
+    #: the statuses of a match that is over
+    DONE = (Status.FINISHED, Status.FAILED)
+
     class Purpose(models.TextChoices):
         TOURNAMENT = "tournament", "tournament"
         VALIDATION = "validation", "validation"
@@ -117,7 +120,12 @@ class Match(models.Model):
 
     @property
     def done(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.FAILED)
+        return self.status in self.DONE
+
+    @property
+    def revealed_seed(self) -> int | None:
+        """The seed once the match is over, else None: it fixes every deal of the match."""
+        return self.seed if self.done else None
 
 
 class MatchLog(models.Model):

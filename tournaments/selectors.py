@@ -215,5 +215,5 @@ def matches_to_play(player) -> int:
     """Matches still to play in the player's running tournaments: what they planned, less what is done."""
     running = Tournament.objects.filter(created_by=player, status=Tournament.Status.RUNNING)
     planned = running.aggregate(n=Sum("planned_matches"))["n"] or 0
-    done = Match.objects.filter(tournament__in=running, status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+    done = Match.objects.filter(tournament__in=running, status__in=Match.DONE).count()
     return max(0, planned - done)

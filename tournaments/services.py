@@ -4,6 +4,7 @@ Running a match (claim, play, store, rate) is tournaments.pipeline, which builds
 from __future__ import annotations
 
 import math
+import secrets
 from typing import Any, Callable, Sequence
 
 from django.conf import settings
@@ -25,6 +26,9 @@ class TournamentError(ValueError):
 
 
 FORMATS = [f.value for f in Tournament.Format]
+#: a rated match's seed is drawn below this: unguessable (a bot that knew its seed would know every deal to come),
+#: and exact in any JSON reader (JavaScript's integers are exact below 2**53)
+SECRET_SEED_BOUND = 2**53
 
 
 @transaction.atomic
@@ -137,13 +141,22 @@ def _create_matches(tournament: Tournament, seatings: list[list[int]], round: in
                     series: list[int] | None = None, options: list[dict] | None = None) -> list[int]:
     """Matches of a tournament from seat orders of bot-version ids; enqueued when the transaction commits.
     With ``series`` (duplicate), the matches of one series share its seed. ``options``: each match's own
-    (the platform ladder's tables differ in size); else the tournament's."""
+    (the platform ladder's tables differ in size); else the tournament's.
+
+    A friendly tournament's seeds follow from its own seed, so that it can be played again. A rated one's are
+    drawn at random (``SECRET_SEED_BOUND``): seeds counted from a known number would let a bot carry a table
+    of the deals to come and play them with sight of every hidden card."""
     first = tournament.matches.count()
+    if tournament.rated:
+        drawn: dict[int, int] = {}
+        seeds = [drawn.setdefault(series[i], secrets.randbelow(SECRET_SEED_BOUND)) if series
+                 else secrets.randbelow(SECRET_SEED_BOUND) for i in range(len(groups))]
+    else:
+        seeds = [tournament.seed * 1_000_003 + (series[i] if series else first + i) for i in range(len(groups))]
     match_ids = create_rows(Match, [
         {"tournament_id": tournament.pk, "game": tournament.game,
          "options": options[i] if options is not None else tournament.options,
-         "seed": tournament.seed * 1_000_003 + (series[i] if series else first + i), "round": round, "group": group,
-         "series": series[i] if series else None}
+         "seed": seeds[i], "round": round, "group": group, "series": series[i] if series else None}
         for i, group in enumerate(groups)
     ])
     create_rows(MatchSeat, [{"match_id": match_id, "seat": s, "bot_version_id": v}
@@ -193,7 +206,7 @@ TOP_UPS: dict[str, Callable[[Tournament, int], Any]] = {}
 
 def _advance(tournament: Tournament) -> None:
     """Must run in a transaction holding the tournament row (or creating it)."""
-    open_matches = tournament.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+    open_matches = tournament.matches.exclude(status__in=Match.DONE).count()
     fmt = tournament.format
     if fmt == Tournament.Format.LADDER:
         TOP_UPS[fmt](tournament, open_matches)

@@ -296,3 +296,64 @@ def test_planned_matches_are_the_matches_played(builtin_versions, fmt, bots, sea
     assert t.status == Tournament.Status.FINISHED
     assert t.planned_matches == t.matches.count() == formats.planned_matches(
         fmt, bots, seats, games, t.rounds, 0, services.smallest_table("port_royal"))
+
+
+# --- seeds: a bot that knew its match's seed would know every deal to come ------------------------------
+
+def rated_seeds(builtin_versions, **kwargs) -> list[int]:
+    tournament = services.create_tournament(name="r", game="port_royal", seats=2, rated=True, games_per_pairing=4,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
+                                            **kwargs)
+    return list(tournament.matches.order_by("id").values_list("seed", flat=True))
+
+
+def test_a_rated_tournaments_seeds_cannot_be_foreseen(builtin_versions):
+    # The same tournament twice, from the same tournament seed: a friendly one deals the same again...
+    friendly = [list(services.create_tournament(
+        name="f", game="port_royal", seats=2, games_per_pairing=4, seed=7,
+        bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]]).matches.values_list("seed", flat=True))
+        for _ in range(2)]
+    assert friendly[0] == friendly[1]
+    # ...a rated one never: its seeds are drawn, not counted from the tournament's seed.
+    first, second = rated_seeds(builtin_versions, seed=7), rated_seeds(builtin_versions, seed=7)
+    assert len(set(first)) == len(first) == 4 and not set(first) & set(second)
+    counted = {7 * 1_000_003 + k for k in range(10_000)} | set(range(10_000))
+    assert not (set(first) | set(second)) & counted
+    assert all(0 <= seed < services.SECRET_SEED_BOUND for seed in first + second)
+
+
+def test_a_rated_duplicate_series_shares_one_drawn_seed(builtin_versions):
+    seeds = rated_seeds(builtin_versions, duplicate=True)
+    assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and seeds[0] != seeds[2]
+
+
+def test_the_ladder_draws_its_seeds(builtin_versions):
+    from tournaments.ladder import start_ladder
+
+    ladder = start_ladder("port_royal", seed=1)  # its first tables
+    seeds = list(ladder.tournament.matches.values_list("seed", flat=True))
+    assert seeds and not set(seeds) & {1_000_003 + k for k in range(10_000)}
+
+
+def test_a_matchs_seed_is_shown_once_it_is_over(staff, builtin_versions):
+    tournament = services.create_tournament(name="r", game="port_royal", seats=2, rated=True,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    match = tournament.matches.get()
+    secret = str(match.seed)
+    assert APIClient().get(f"/api/matches/{match.pk}/").json()["seed"] is None
+    assert APIClient().get(f"/api/matches/?tournament={tournament.pk}").json()["results"][0]["seed"] is None
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert secret not in page and "seed shown when it ends" in page
+    assert secret not in Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    play_out(tournament)
+    assert APIClient().get(f"/api/matches/{match.pk}/").json()["seed"] == match.seed
+    assert f"seed {secret}" in Client().get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_a_rated_tournament_refuses_a_chosen_seed(staff, builtin_versions):
+    response = token_client(staff).post("/api/tournaments/", body(rated=True, seed=5), format="json")
+    assert response.status_code == 400 and "secret" in str(response.json()), response.content
+    assert not Tournament.objects.exists()
+    assert token_client(staff).post("/api/tournaments/", body(rated=True), format="json").status_code == 201
+    friendly = token_client(staff).post("/api/tournaments/", body(seed=5), format="json").json()
+    assert friendly["seed"] == 5

@@ -130,6 +130,8 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    seed = serializers.IntegerField(source="revealed_seed", read_only=True, allow_null=True,
+                                    help_text="the seed that fixed every deal; null until the match is over")
     series = serializers.IntegerField(read_only=True, allow_null=True,
                                       help_text="duplicate series (one seed, every seat rotation) the match belongs "
                                                 "to; null: none")
@@ -146,7 +148,8 @@ class MatchSerializer(serializers.ModelSerializer):
         seat = self.fields["seats"].child.to_representation
         started, finished = match["started_at"], match["finished_at"]
         return {"id": match["id"], "tournament": match["tournament_id"], "purpose": match["purpose"],
-                "game": match["game"], "options": match["options"], "seed": match["seed"], "series": match["series"],
+                "game": match["game"], "options": match["options"],
+                "seed": match["seed"] if match["status"] in Match.DONE else None, "series": match["series"],
                 "status": match["status"], "attempts": match["attempts"], "num_moves": match["num_moves"],
                 "rated": match["rated"], "ruleset": match["ruleset"], "created_at": moment(match["created_at"]),
                 "started_at": started and moment(started), "finished_at": finished and moment(finished),
@@ -191,12 +194,22 @@ class TournamentCreateSerializer(serializers.Serializer):
     max_matches = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
                                            help_text="ladder: matches to play (0 = until stopped: staff only)")
     options = serializers.DictField(default=dict)
-    seed = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
+    seed = serializers.IntegerField(min_value=0, max_value=2**31, required=False,
+                                    help_text="friendly tournaments: the matches' seeds follow from it (default 0), "
+                                              "so the tournament can be played again; a rated one's matches get "
+                                              "secret random seeds, each shown once its match is over")
     rated = serializers.BooleanField(default=False, help_text="staff only: a rated tournament under a rated ruleset "
                                                               "of the game; every other tournament is friendly")
     duplicate = serializers.BooleanField(default=False, help_text="round robin only: each pairing's games are "
                                                                   "series of one game per seat rotation on one seed "
                                                                   "(games_per_pairing a multiple of seats)")
+
+    def validate(self, data: dict) -> dict:
+        if data.get("rated") and "seed" in data:
+            raise serializers.ValidationError({"seed": "a rated tournament's matches get secret random seeds: leave "
+                                                       "seed out (a known seed would tell the bots every deal)"})
+        data.setdefault("seed", 0)
+        return data
 
 
 class RatingSerializer(serializers.ModelSerializer):

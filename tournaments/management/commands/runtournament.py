@@ -29,7 +29,8 @@ class Command(BaseCommand):
         parser.add_argument("--format", default="round_robin", choices=[f.value for f in Tournament.Format])
         parser.add_argument("--rounds", type=int, default=0, help="Swiss: rounds (0: automatic)")
         parser.add_argument("--max-matches", type=int, default=0, help="ladder: matches to play (required here)")
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=0,
+                            help="a friendly tournament's matches' seeds follow from it; a rated one draws them")
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
         parser.add_argument("--name", default="")
         parser.add_argument("--rated", action="store_true",
