@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "web.api.errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A method no page serves (TRACE, PROPFIND...) is a 405 outside /api/; the pages would answer it with a 200.
+    "arena.middleware.PageMethodsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Django's, but a missing trailing slash on a POST (PUT, PATCH, DELETE) is a 308 that keeps the body.
     "arena.middleware.CommonMiddleware",

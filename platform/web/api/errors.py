@@ -3,7 +3,8 @@
 Every error under /api/ is JSON: ``{"error": <short code>, "detail": <text>}``; ``detail`` is always a string.
 Invalid fields add ``"fields": {<field path>: [<message>, ...]}`` (nested fields as ``bots.1``). The exception
 handler shapes DRF's errors and the domain's; the middleware shapes what Django answers by itself (an unknown
-URL, an unhandled exception, a bad Host header).
+URL, an unhandled exception, a bad Host header). The handler is also where every API view (the router's root
+and drf-spectacular's views included) answers a method it does not allow with 405 whoever asks.
 """
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from http import HTTPStatus
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import serializers, status
-from rest_framework.exceptions import MethodNotAllowed, ValidationError
+from rest_framework.exceptions import APIException, MethodNotAllowed, ValidationError
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.selectors import BotNotFound
@@ -68,8 +70,17 @@ def field_messages(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(detail)]}
 
 
-def exception_handler(exc: Exception, context: dict) -> Response | None:
+def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     """DRF's handler, answering in the API's shape; ``None`` (a 500) for what is not an API error."""
+    view, request = context.get("view"), context.get("request")
+    in_view = view is not None and request is not None
+    if (in_view and isinstance(exc, APIException) and not isinstance(exc, MethodNotAllowed)
+            and request.method.upper() not in view.allowed_methods):
+        # DRF negotiates, authenticates, checks permissions and throttles before it looks at the method: what
+        # refused a method the view never allows (a 401 for PUT /api/ without a token) is a 405 for anyone.
+        exc = MethodNotAllowed(request.method)
+    if in_view and isinstance(exc, Http404) and getattr(request, "accepted_renderer", None) is None:
+        return unknown_format(view, request)  # only content negotiation raises Http404 before it picks a renderer
     if isinstance(exc, BadOptions) and exc.option:  # the engine names the option at fault
         return Response(error_body("invalid", str(exc), {f"options.{exc.option}": [str(exc)]}),
                         status=status.HTTP_400_BAD_REQUEST)
@@ -79,6 +90,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body("too_large", f"the request body (files aside) is larger than {limit:,} bytes"),
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    # Django's other request limits (SuspiciousOperation: a bare "Bad Request" if left to Django).
+    if isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        return Response(error_body("too_many_fields", f"more than {limit:,} fields in the query string or the form"),
+                        status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        return Response(error_body("too_many_files", f"more than {limit:,} files in the form"),
+                        status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -95,15 +115,14 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return response
 
 
-class MethodCheckedFirst:
-    """A view mixin: an unsupported method is 405 before authentication and permissions are looked at (DRF
-    checks them first, so TRACE without a token would be a 401)."""
+def unknown_format(view, request) -> JsonResponse:
+    """The 404 of a ``?format=`` (or ``.xml`` suffix) that none of the view's renderers writes, naming those it has.
 
-    def initial(self, request, *args, **kwargs):
-        method = request.method.lower()
-        if method not in self.http_method_names or not hasattr(self, method):
-            raise MethodNotAllowed(request.method)
-        super().initial(request, *args, **kwargs)
+    A JsonResponse, not a Response: DRF would write a Response with the view's first renderer, which is YAML for
+    the schema and HTML for the docs."""
+    wanted = getattr(view, "format_kwarg", None) or request.query_params.get(api_settings.URL_FORMAT_OVERRIDE) or ""
+    formats = ", ".join(dict.fromkeys(renderer.format for renderer in view.get_renderers()))
+    return JsonResponse(error_body("not_found", f"no format {wanted[:40]!r} here; formats: {formats}"), status=404)
 
 
 def _phrase(code: int) -> str:

@@ -13,7 +13,6 @@ from bots.models import Bot
 from engines.games import GAME_IDS
 from tournaments import ladder, schedule
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
-from web.api.errors import MethodCheckedFirst
 from web.api.views import GAME_PARAM, ID_PATTERN, TournamentViewSet, choice_filter, game_filter
 
 
@@ -114,7 +113,7 @@ def _not_allowed(func):
     GAME_PARAM,
     OpenApiParameter("status", str, enum=ScheduledTournament.Status.values,
                      description="only these (default: every status; `scheduled`: what is coming)")]))
-class ScheduleViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class ScheduleViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Scheduled tournaments, soonest first. POST announces one (staff only for a rated one); authors
     register their bots while registration is open; the scheduler starts it on time with the
     registered versions, and ``tournament`` then names it (its page and API show the standings)."""
@@ -172,7 +171,7 @@ class ScheduleViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Read
         return Response(ScheduledSerializer(schedule.cancel(self.get_object(), request.user)).data)
 
 
-class RecurringViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class RecurringViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Recurring schedules ("every Friday 18:00 UTC, Port Royal cup"): the scheduler keeps the next
     occurrence announced (see /api/schedules/), registration open ``registration_hours`` before it."""
 
@@ -221,7 +220,7 @@ class LadderSerializer(serializers.Serializer):
     recent_pace = serializers.FloatField(help_text="matches made per minute over the last ten minutes")
 
 
-class LadderViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
+class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     """The platform's rated ladders, one per game: their table sizes and weights, field, bound and pace.
     ``{game}``: one ladder."""
 

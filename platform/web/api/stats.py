@@ -17,7 +17,6 @@ from ratings.models import ModelRating
 from ratings.selectors import STANDARD, model_comparison
 from tournaments.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
 from tournaments.models import Tournament
-from web.api.errors import MethodCheckedFirst
 from web.api.params import query_int
 
 GAME_PATH = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(available_games()))
@@ -121,7 +120,7 @@ class GameStatsSerializer(serializers.Serializer):
     OpenApiParameter("top", {"type": "integer", "minimum": 1, "maximum": MAX_TOP},
                      description=f"bots in the head-to-head matrix (the best rated; default {DEFAULT_TOP})"),
 ], responses=GameStatsSerializer)
-class GameStats(MethodCheckedFirst, APIView):
+class GameStats(APIView):
     """A game's statistics over its rated matches (``?ruleset=`` one ruleset; ``?tournament=`` one tournament's
     matches): head to head of the best rated bots, results by seat (first-player advantage), score
     distributions, match lengths."""
@@ -160,7 +159,7 @@ class ComparisonSerializer(serializers.Serializer):
     GAME_PATH, OpenApiParameter("ruleset", str, enum=ALL_RULESETS, description="a rated ruleset (default standard)"),
     OpenApiParameter("players", str, enum=BRACKETS, description="a player-count bracket (default: all)"),
 ], responses=ComparisonSerializer)
-class ModelComparison(MethodCheckedFirst, APIView):
+class ModelComparison(APIView):
     """The live TrueSkill ranking beside the rankings recomputed under other models (``manage.py
     recompute_ratings --model openskill|elo|trueskill``): each bot's place under each, and each model's rank
     correlation with the live one."""
@@ -203,7 +202,7 @@ MEDIA = {"jsonl": "application/x-ndjson", "csv": "text/csv"}
 
 
 def _export_view(what: str, fmt: str, doc: str):
-    class Export(MethodCheckedFirst, APIView):
+    class Export(APIView):
         permission_classes = [permissions.AllowAny]
         content_negotiation_class = StreamNegotiation
 

@@ -25,7 +25,6 @@ from tournaments.selectors import (MATCH_FIELDS, entry_labels, match_log, public
                                    tournament_series, tournament_standings, visible_matches, with_seats)
 from tournaments.services import create_tournament, stop_tournament
 from web.api import serializers as s
-from web.api.errors import MethodCheckedFirst
 from web.api.pagination import KeysetPage, LeaderboardPage
 from web.api.params import query_bool, query_int, query_text
 from web.api.parsers import JSONBodyParser
@@ -72,7 +71,7 @@ class DocsView(SpectacularSwaggerView):
         return HttpResponse(headers={"Allow": ", ".join(self.allowed_methods)})
 
 
-class GameList(MethodCheckedFirst, generics.ListAPIView):
+class GameList(generics.ListAPIView):
     """The games: player counts, options with their defaults and as a JSON Schema, rated rulesets."""
 
     permission_classes = [permissions.AllowAny]
@@ -92,7 +91,7 @@ class GameList(MethodCheckedFirst, generics.ListAPIView):
     OpenApiParameter("history", bool, description=f"add each bot's rating after its matches (overall ratings only; "
                                                   f"at most {HISTORY_POINTS} evenly spaced points, first and last "
                                                   f"kept)")]))
-class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
+class Leaderboard(generics.ListAPIView):
     """The public TrueSkill ratings of one rated ruleset of a game (``?ruleset=``, default standard), best
     conservative estimate (mu - 3 sigma) first. The page names the ruleset, its options and player counts."""
 
@@ -130,7 +129,7 @@ class Leaderboard(MethodCheckedFirst, generics.ListAPIView):
         return self.paginator.get_paginated_response(rows)
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
-class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Bots and versions. POST (multipart: game, name, file, description, accepts_challenges) uploads a new
     version; PATCH (accepts_challenges, description) changes the owner's bot."""
 
@@ -192,7 +191,7 @@ class BotViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyM
         return qs.filter(game=game) if game else qs
 
 @extend_schema_view(list=extend_schema(parameters=[GAME_PARAM]))
-class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.select_related("created_by").order_by("-id")
     lookup_value_regex = ID_PATTERN
     pagination_class = KeysetPage
@@ -265,7 +264,7 @@ class TournamentViewSet(MethodCheckedFirst, mixins.CreateModelMixin, viewsets.Re
                      description="only this tournament's matches"),
     OpenApiParameter("status", str, enum=Match.Status.values, description="only matches in this state"),
 ]))
-class MatchViewSet(MethodCheckedFirst, viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.MatchSerializer
     lookup_value_regex = ID_PATTERN
     pagination_class = KeysetPage
