@@ -16,7 +16,10 @@ The sandbox (bubblewrap, Debian package ``bubblewrap``):
 - no new user namespaces inside, either way (``seccomp``: a root of its own could mount past its limits);
 - resource limits: CPU seconds, memory (writable data, RLIMIT_DATA, and address space, RLIMIT_AS: node's V8
   reserves gigabytes of address space it never uses, so node gets ``reserve_mb`` more of it), processes,
-  open files, file size, no core dumps;
+  open files, file size, no core dumps, all per process; and, where the host can make cgroups (``cgroup``:
+  v2 or v1, ``cgroup.problem()`` says why not), a cgroup per bot bounds the whole tree: ``total_memory_mb``
+  of memory, ``processes`` tasks and ``cpus`` cores' time, so that 32 processes cannot take 32 times the
+  memory, nor every core; bwrap's tree is moved into it before the launcher reads its configuration;
 - wall clock: per decision ``min(move_ms, time_left_ms)`` (the match time bank is kept by
   ``engines.match``), checked here; output: one answer line of at most 64 KiB per request, at most
   ``stderr_bytes`` on stderr (the last ``stderr_tail_bytes`` are kept for the owner).
@@ -44,7 +47,7 @@ from engines import protocol
 from engines.bots import Bot, BotFault
 from engines.core import Outcome
 
-from . import seccomp
+from . import cgroup, seccomp
 from .package import BotPackage, PackageError, check_package, executable_path, package_from_folder
 
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
@@ -67,7 +70,9 @@ class SandboxLimits:
     cpu_s: int = 300  # CPU seconds of each process of the bot (RLIMIT_CPU)
     memory_mb: int = 512  # writable memory (RLIMIT_DATA) and address space (RLIMIT_AS) of each process
     reserve_mb: int = 4096  # more address space (not memory) for node: V8 reserves it at start
-    processes: int = 32  # processes and threads of the bot (RLIMIT_NPROC)
+    processes: int = 32  # processes and threads of the bot (RLIMIT_NPROC; its cgroup's pids.max, bwrap's two included)
+    total_memory_mb: int = 1024  # memory of all its processes together, swap included (its cgroup, if any; 0: none)
+    cpus: float = 1.0  # cores' worth of CPU time of all its processes together (its cgroup's quota; 0: none)
     open_files: int = 64
     file_mb: int = 16  # largest file it may write (RLIMIT_FSIZE), in its /tmp only
     tmp_mb: int = 32  # size of its /tmp
@@ -243,6 +248,9 @@ class ProgramBot(Bot):
         self._starting: tuple[memoryview, float] | None = None  # launched: the rest of start and its deadline
         self.restarts = 0
         self.uids: list[int] = []  # the uids its sandboxes ran under (root hosts), for checks
+        self._killed_stats: dict[str, Any] = {}  # the cgroup counters of the program killed last (``_memory_note``)
+        self._cgroup: cgroup.BotCgroup | None = None  # the running program's cgroup, if the host makes them
+        self.cgroup_stats: list[dict[str, Any]] = []  # per program run, its cgroup's last counters, for checks
         problem = None if trusted else sandbox_problem()
         if problem is None and not executable_path(self.command) and interpreter_path(self.command[0]) is None:
             problem = f"{self.command[0]} is not installed on this machine: this bot cannot run here"
@@ -444,18 +452,30 @@ class ProgramBot(Bot):
         if not self.trusted and seccomp.supported():
             seccomp_fd = _readable(seccomp.no_new_user_namespaces())
         passed = tuple(fd for fd in (config_fd, seccomp_fd) if fd is not None)
+        group = None
         try:
+            if not self.trusted:
+                group = self._new_cgroup()
             cmd, config = self._command(config_fd, seccomp_fd)
             self._buf.clear()
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     start_new_session=True, close_fds=True, env={"PATH": "/usr/bin:/bin"}
                                     if not self.trusted else None, pass_fds=passed)
         except OSError as exc:
+            if group is not None:
+                group.remove()
             raise BotFault("crash", f"cannot start the bot: {exc}") from None
         finally:
             for fd in passed:
                 os.close(fd)
         self._proc = proc
+        if group is not None:
+            # Before the configuration is written: the launcher waits for it, so no bot code has run yet.
+            self._cgroup = group
+            try:
+                group.adopt(proc.pid)
+            except OSError as exc:  # pragma: no cover - root moves any process; what moved stays bounded
+                cgroup.log.warning("cannot move bot %s into its cgroup %s: %s", self.name, group.name, exc)
         self._in_fd, self._out_fd = proc.stdin.fileno(), proc.stdout.fileno()
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -469,6 +489,21 @@ class ProgramBot(Bot):
         assert self._start_msg is not None, "start() before act()"
         data = protocol.encode(config) + protocol.encode(self._start_msg)
         self._starting = self._send(data, self.limits.start_ms)
+
+    def _new_cgroup(self) -> cgroup.BotCgroup | None:
+        """A cgroup for the program about to start, or None where the host makes none (rlimits only, as ever)."""
+        lim = self.limits
+        try:
+            return cgroup.BotCgroup.create(lim.total_memory_mb, lim.processes, lim.cpus)
+        except OSError as exc:  # pragma: no cover - the probe made one; the rlimits still bound each process
+            cgroup.log.warning("cannot create a cgroup for bot %s: %s", self.name, exc)
+            return None
+
+    def _memory_note(self) -> str:
+        """After a kill: what the killed program's cgroup says, if its processes together ran out of memory."""
+        if not self._killed_stats.get("oom_kills"):
+            return ""
+        return f"; the bot's processes together used more than {self.limits.total_memory_mb} MiB (killed)"
 
     def _await_ready(self) -> None:
         """The rest of a start: the program's ``ready``, or ``BotFault``."""
@@ -485,6 +520,7 @@ class ProgramBot(Bot):
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
+        group, self._cgroup = self._cgroup, None
         self._poller = None
         self._delta = None
         self._starting = None
@@ -501,6 +537,10 @@ class ProgramBot(Bot):
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take this long
             proc.kill()
             proc.wait()
+        self._killed_stats = {}
+        if group is not None:  # what is left of the tree (bwrap is reaped; its pid namespace is dying) goes
+            self._killed_stats = group.remove()
+            self.cgroup_stats.append(self._killed_stats)
         self._drain_stderr(proc)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
@@ -619,7 +659,8 @@ class ProgramBot(Bot):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._kill()
-                raise BotFault("timeout", f"no answer to {what} within {limit_ms} ms", self.stderr_tail())
+                raise BotFault("timeout", f"no answer to {what} within {limit_ms} ms{self._memory_note()}",
+                               self.stderr_tail())
             try:
                 events = poller.poll(remaining * 1000)
             except InterruptedError:  # pragma: no cover
@@ -703,4 +744,4 @@ class ProgramBot(Bot):
                     signal.SIGXFSZ: " (file size limit)"}.get(-code, "")
         else:
             how = f"exited with status {code}"
-        raise BotFault("crash", f"the bot {how} instead of answering {what}", self.stderr_tail())
+        raise BotFault("crash", f"the bot {how} instead of answering {what}{self._memory_note()}", self.stderr_tail())
