@@ -563,7 +563,8 @@ def _at_exit() -> None:
 atexit.register(_at_exit)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (any owner): what names ``arena-bot-<pid>-*`` things its own."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -590,7 +591,7 @@ def sweep_stale(sup: Support | None = None) -> list[str]:
             if match is None:
                 continue
             pid = int(match.group(1))
-            if pid == os.getpid() or _alive(pid):
+            if pid == os.getpid() or process_alive(pid):
                 continue
             path = os.path.join(base, entry)
             if os.path.isdir(path) and _remove_dir(path, entry):

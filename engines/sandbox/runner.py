@@ -53,8 +53,24 @@ from .package import BotPackage, PackageError, check_package, executable_path, p
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 UID_BASE = 1_000_000
+#: a staged bot's folder in the temporary folder: ``arena-bot-<pid of the process that staged it>-<random>``
+STAGED_PREFIX = "arena-bot-"
 #: after ``end``, how long a program may take to exit (writing its last words on stderr) before it is killed
 END_GRACE_S = 0.5
+
+
+@functools.cache
+def sweep_staged() -> list[str]:
+    """Remove the staged bot folders (``arena-bot-<pid>-*`` in the temporary folder) of processes that are gone:
+    a worker killed by SIGKILL never closed its bots. Once per process, at its first staging; returns them."""
+    removed = []
+    root = tempfile.gettempdir()
+    for entry in os.listdir(root):
+        pid = entry[len(STAGED_PREFIX):].partition("-")[0]
+        if entry.startswith(STAGED_PREFIX) and pid.isdigit() and not cgroup.process_alive(int(pid)):
+            shutil.rmtree(os.path.join(root, entry), ignore_errors=True)
+            removed.append(entry)
+    return removed
 
 
 class SandboxUnavailable(OSError):
@@ -262,7 +278,8 @@ class ProgramBot(Bot):
     @classmethod
     def from_package(cls, package: BotPackage, **kwargs: Any) -> "ProgramBot":
         """Stage a checked package into a private temporary folder (removed by ``close``)."""
-        tmp = tempfile.mkdtemp(prefix="arena-bot-")
+        sweep_staged()
+        tmp = tempfile.mkdtemp(prefix=f"{STAGED_PREFIX}{os.getpid()}-")
         try:
             folder = package.store(os.path.join(tmp, "bot"))
         except BaseException:

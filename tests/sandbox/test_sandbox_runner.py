@@ -4,9 +4,11 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import shutil
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -94,10 +96,11 @@ def test_untrusted_refused_without_bwrap(tmp_path, monkeypatch):
     monkeypatch.setattr(runner.shutil, "which", lambda name: None)
     runner.bwrap_path.cache_clear()
     runner.sandbox_problem.cache_clear()
+    staged = set(Path(tempfile.gettempdir()).glob(f"arena-bot-{os.getpid()}-*"))
     try:
         with pytest.raises(SandboxUnavailable, match="bubblewrap"):
             ProgramBot.from_path(path)
-        assert not list(Path("/tmp").glob("arena-bot-*/bot/main.py")) or True
+        assert set(Path(tempfile.gettempdir()).glob(f"arena-bot-{os.getpid()}-*")) <= staged  # its folder is gone
         bot = ProgramBot.from_path(path, trusted=True, limits=LIMITS)  # an explicit trusted run works
         bot.start("count", 0, 1, {})
         assert bot.act({}, [1, 2]) == 0
@@ -105,6 +108,24 @@ def test_untrusted_refused_without_bwrap(tmp_path, monkeypatch):
     finally:
         runner.bwrap_path.cache_clear()
         runner.sandbox_problem.cache_clear()
+
+
+def test_staged_folders_of_dead_processes_are_swept(tmp_path):
+    """A worker killed by SIGKILL never closes its bots: the next process to stage one removes their folders."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    root = Path(tempfile.gettempdir())
+    stale, live, other = (root / f"arena-bot-{dead.pid}-x1", root / f"arena-bot-{os.getpid()}-x2",
+                          root / "arena-bot-notapid")
+    try:
+        for folder in (stale, live, other):
+            (folder / "bot").mkdir(parents=True)
+            (folder / "bot" / "main.py").write_text("pass\n")
+        assert stale.name in runner.sweep_staged.__wrapped__()
+        assert not stale.exists() and live.exists() and other.exists()
+    finally:
+        for folder in (stale, live, other):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_cli_refuses_untrusted_without_bwrap(tmp_path):
