@@ -4,12 +4,20 @@ from django.contrib.auth.forms import UserCreationForm
 from engines.games import available_games, get_game
 
 from players.models import Player
+from players.services import username_problem
 
 
 class RegisterForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = Player
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = super().clean_username()  # None: Django's own case check has already said why
+        problem = username and username_problem(username)
+        if problem:
+            raise forms.ValidationError(problem)
+        return username
 
 
 class UploadForm(forms.Form):

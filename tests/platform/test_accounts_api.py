@@ -98,6 +98,45 @@ def test_register_refuses_with_reasons(db, body, field):
     assert not Player.objects.filter(username=body.get("username", "")).exclude(username="arena").exists()
 
 
+# A name that reads like another player's, or like the platform's, would let anyone pass for them on every page.
+LOOKALIKES = ["Arena", "ARENA", "\u0430rena",  # the system player's, in capitals or with a Cyrillic "а"
+              "Alice", "al\u0456ce",           # alice's, in another case or with a Ukrainian "і"
+              "admin", "Staff", "r\u00f6ot"]   # reserved, and a non-ASCII letter
+
+
+@pytest.mark.parametrize("username", LOOKALIKES)
+def test_nobody_registers_a_name_that_reads_as_another(alice, username):
+    from players.services import system_player
+
+    system_player()
+    players = Player.objects.count()
+    response = APIClient().post("/api/register/", {"username": username, "password": PASSWORD}, format="json")
+    assert response.status_code == 400 and "username" in response.json()["fields"], response.content
+    page = Client().post("/accounts/register/", {"username": username, "email": "", "password1": PASSWORD,
+                                                 "password2": PASSWORD})
+    assert page.status_code == 200 and b"errorlist" in page.content  # the form again, with the reason
+    assert Player.objects.count() == players
+
+
+def test_a_new_name_in_ascii_registers(alice):
+    for client, name in ((APIClient(), "alice2"), (Client(), "Bob.Smith")):
+        if isinstance(client, APIClient):
+            response = client.post("/api/register/", {"username": name, "password": PASSWORD}, format="json")
+            assert response.status_code == 201, response.content
+        else:
+            response = client.post("/accounts/register/", {"username": name, "email": "", "password1": PASSWORD,
+                                                           "password2": PASSWORD})
+            assert response.status_code == 302, response.content
+    assert set(Player.objects.values_list("username", flat=True)) == {"alice", "alice2", "Bob.Smith"}
+
+
+def test_the_database_refuses_names_that_differ_in_case_only(alice):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create_user("ALICE", password=PASSWORD)
+
+
 def token_api(player):
     token, _ = Token.objects.get_or_create(user=player)
     client = APIClient()

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from players.models import Player
-from players.services import revoke_token, rotate_token
+from players.services import revoke_token, rotate_token, username_problem
 from web.api.errors import API_PREFIX, error_body
 from web.api.parsers import JSONBodyParser
 
@@ -70,6 +70,12 @@ class RegisterSerializer(serializers.ModelSerializer):
         model = Player
         fields = ["username", "email", "password"]
         extra_kwargs = {"email": {"required": False}}
+
+    def validate_username(self, value: str) -> str:
+        problem = username_problem(value)
+        if problem:
+            raise ValidationError(problem)
+        return value
 
     def validate(self, attrs):
         candidate = Player(username=attrs["username"], email=attrs.get("email", ""))
