@@ -148,9 +148,8 @@ def _create_matches(tournament: Tournament, seatings: list[list[int]], round: in
     of the deals to come and play them with sight of every hidden card."""
     first = tournament.matches.count()
     if tournament.rated:
-        drawn: dict[int, int] = {}
-        seeds = [drawn.setdefault(series[i], secrets.randbelow(SECRET_SEED_BOUND)) if series
-                 else secrets.randbelow(SECRET_SEED_BOUND) for i in range(len(groups))]
+        per_series = {number: secrets.randbelow(SECRET_SEED_BOUND) for number in series or ()}
+        seeds = [per_series[series[i]] if series else secrets.randbelow(SECRET_SEED_BOUND) for i in range(len(groups))]
     else:
         seeds = [tournament.seed * 1_000_003 + (series[i] if series else first + i) for i in range(len(groups))]
     match_ids = create_rows(Match, [
