@@ -180,3 +180,23 @@ def test_the_me_page_rotates_and_revokes_with_csrf(alice):
     after = browser.get("/me/").content.decode()
     assert "no API token" in after and not Token.objects.filter(user=alice).exists()  # a visit creates none
     assert browser.get("/me/token/rotate/").status_code == 405
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_names_case_twins_instead_of_failing_on_the_constraint():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("players", "0001_initial"), ("players", "0002_username_ascii_any_case")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        old = executor.loader.project_state(before).apps.get_model("players", "Player")
+        old.objects.create(username="twin")
+        old.objects.create(username="TWIN")
+        with pytest.raises(RuntimeError, match="letter case only.*: twin"):
+            MigrationExecutor(connection).migrate([after])
+        old.objects.filter(username="TWIN").delete()
+    finally:
+        MigrationExecutor(connection).migrate([after])
+    assert Player.objects.filter(username="twin").exists()

@@ -1,6 +1,4 @@
-
 import django.contrib.auth.validators
-import django.db.models.functions.text
 from django.db import migrations, models
 from django.db.models import Count
 from django.db.models.functions import Lower
@@ -32,6 +30,6 @@ class Migration(migrations.Migration):
         migrations.RunPython(refuse_case_twins, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name='player',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('username'), name='player_username_any_case', violation_error_message='A player with that username (in some letter case) already exists.'),
+            constraint=models.UniqueConstraint(Lower('username'), name='player_username_any_case', violation_error_message='A player with that username (in some letter case) already exists.'),
         ),
     ]
