@@ -67,9 +67,30 @@ def frames_gzip(match: Match, seat: int | None, user) -> bytes:
     return body
 
 
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header allows gzip: named (or ``*``) with a weight above 0. A bare
+    substring test would send gzip to ``gzip;q=0``, which says the very opposite."""
+    weights: dict[str, float] = {}
+    for item in accept_encoding.split(","):
+        coding, _, params = item.partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0  # a malformed weight: not a clear yes
+        weights[coding.strip().lower()] = weight
+    for coding in ("gzip", "x-gzip"):
+        if coding in weights:
+            return weights[coding] > 0
+    return weights.get("*", 0.0) > 0
+
+
 def gzipped_json(request, body: bytes) -> HttpResponse:
     """``body`` (gzipped JSON) as it is to clients that accept gzip, unpacked for the others."""
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
+    if accepts_gzip(request.headers.get("Accept-Encoding", "")):
         response = HttpResponse(body, content_type="application/json")
         response["Content-Encoding"] = "gzip"
     else:

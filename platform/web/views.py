@@ -11,6 +11,7 @@ from django.http import Http404, JsonResponse
 from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -277,7 +278,9 @@ def register(request):
 
 
 @login_required
+@never_cache  # the page shows the API token: no browser or proxy may keep a copy (back button, shared cache)
 def me(request):
+    """The player's own page: their API token and every version of their bots with its status."""
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/me.html", {"versions": versions_of_owner(request.user),
                                            "token": token.key if token else None})

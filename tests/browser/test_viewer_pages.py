@@ -151,3 +151,29 @@ def test_faults_are_marked_where_they_happened(tab, tmp_path):
     assert page.js("document.querySelectorAll('.av-chart .av-fault-mark').length") == 2
     assert "fault of seat 0: illegal" in page.page.inner_text(".av-current")
     assert page.errors == []
+
+
+#: markup where the match data holds numbers: the offline file plays any log it is given
+MARKUP = "<img src=x onerror=\"window.pwned = (window.pwned || []).concat('{}')\">"
+
+
+def test_the_offline_file_shows_markup_in_number_fields_as_text(tab, tmp_path):
+    """``python -m engines view`` plays any log it is given: a crafted one (a move's time, a fault's seat,
+    the outcome's places and scores as markup) must not run script in the page."""
+    from engines.games import builtin_bots
+    from engines.match import play_match
+
+    bots = builtin_bots("port_royal")
+    data = play_match("port_royal", [bots["heuristic"](seed=1), bots["random"](seed=2)], 5).to_dict()
+    data["moves"][0][2] = MARKUP.format("ms")
+    data["faults"] = [{"seat": MARKUP.format("fault seat"), "move": 0, "kind": "crash"}]
+    data["outcome"] = {**data["outcome"], "ranks": [MARKUP.format("rank"), 1],
+                       "scores": [MARKUP.format("score"), 1]}
+    path = tmp_path / "crafted.html"
+    path.write_text(render_html(MatchLog.from_dict(data)))
+    page = tab(offline=True)
+    page.open(f"{path.as_uri()}?move=1")
+    page.page.click(".av-bar [data-act=last]")
+    page.page.wait_for_timeout(200)  # an injected image would have failed to load by now
+    assert page.js("[window.pwned || null, document.querySelectorAll('#arena-viewer img').length]") == [None, 0]
+    assert "onerror" in page.page.inner_text("#arena-viewer")  # shown as text

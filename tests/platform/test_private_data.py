@@ -6,6 +6,7 @@ from django.test import Client
 from bots.models import Bot, BotVersion
 from bots.services import register_builtin_bots, upload_version
 from players.models import Player
+from players.services import rotate_token
 from tournaments import pipeline, services
 from tournaments.models import Match, MatchSeat
 from tournaments.validation import validate_version
@@ -166,3 +167,15 @@ def test_a_real_leaky_bot_fails_validation_and_only_its_owner_learns_why(olga):
     assert_secret_stays_with_the_owner(version.bot, matches, owner_sees=[
         f"/api/bots/{version.bot_id}/", f"/bots/{version.bot_id}/", f"/matches/{matches[0].pk}/",
         f"/api/matches/{matches[0].pk}/"])
+
+
+def test_the_page_showing_the_api_token_is_never_cached(db):
+    """/me/ shows a live credential: no browser (back button after logging out) or shared cache may keep it."""
+    player = Player.objects.create_user("alice", password="pw-alice-12345")
+    token = rotate_token(player).key
+    client = Client()
+    client.force_login(player)
+    response = client.get("/me/")
+    assert token in response.content.decode()
+    cache_control = {part.strip() for part in response["Cache-Control"].split(",")}
+    assert {"no-store", "private"} <= cache_control

@@ -101,3 +101,16 @@ def test_the_api_serves_the_same_frames_with_its_error_shape(alice):
     bad = eve.get(f"/api/matches/{match.pk}/frames/?seat=abc")
     assert bad.status_code == 400 and set(bad.json()) == {"error", "detail", "fields"} and "seat" in bad.json()["fields"]
     assert api.get("/api/matches/999999/frames/").status_code == 404
+
+
+def test_the_viewer_frames_are_sent_unpacked_to_a_client_that_refuses_gzip(db):
+    """``Accept-Encoding: gzip;q=0`` refuses gzip (RFC 9110): the frames must come as plain JSON then."""
+    match = stored_match("port_royal", Player.objects.create_user("alice", password="pw-alice-12345"))
+    url = f"/matches/{match.pk}/frames.json"
+    for header, gzipped in (("gzip;q=0", False), ("identity, gzip;q=0", False), ("br;q=1, gzip; q=0.000", False),
+                            ("gzip;q=0.5", True), ("GZIP", True), ("*", True), ("*;q=0", False), ("", False)):
+        response = Client().get(url, HTTP_ACCEPT_ENCODING=header)
+        assert response.status_code == 200
+        assert (response.get("Content-Encoding") == "gzip") is gzipped, header
+        if not gzipped:
+            assert response.json()["game"] == "port_royal"

@@ -5,6 +5,8 @@
   "use strict";
   const COLORS = ["#d62828", "#1d6fd8", "#2a9d3c", "#d99a00", "#8e44ad", "#e67e22"];
   const SPEEDS = [1, 2, 5, 10, 25, 50];
+  // Every value from the match data is escaped where it meets HTML, numbers too: an offline file plays
+  // whatever log it was given, and a crafted log may put markup where a number belongs.
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 
   // Apply one delta (see engines/view/delta.py) without touching `base`: containers on the changed
@@ -73,7 +75,7 @@
     const api = {lastRenderMs: null, renders: 0, view: () => view, position: () => pos, moves: n};
 
     function clamp(i) { return Math.max(0, Math.min(n, i | 0)); }
-    const who = (s) => `<span class="av-who" style="--c:${COLORS[s % COLORS.length]}">seat ${s} · ${esc(seats[s])}</span>`;
+    const who = (s) => `<span class="av-who" style="--c:${COLORS[s % COLORS.length]}">seat ${esc(s)} · ${esc(seats[s])}</span>`;
 
     const seatOptions = seats.map((name, s) => {
       const ok = allowed.has(String(s));
@@ -108,8 +110,8 @@
 
     function moveItem(m, i) {
       const faults = (faultsAt.get(i) || []).map((f) =>
-        ` <span class="av-fault"${f.detail ? ` title="${esc(f.detail)}"` : ""}>⚠ fault (seat ${f.seat}): ${esc(f.kind)}</span>`).join("");
-      const ms = m.ms ? ` <small class="muted">${m.ms} ms</small>` : "";
+        ` <span class="av-fault"${f.detail ? ` title="${esc(f.detail)}"` : ""}>⚠ fault (seat ${esc(f.seat)}): ${esc(f.kind)}</span>`).join("");
+      const ms = m.ms ? ` <small class="muted">${esc(m.ms)} ms</small>` : "";
       return `<li data-move="${i + 1}"${faults ? ' class="has-fault"' : ""}>${who(m.s)} ${esc(m.t)}${ms}${faults}</li>`;
     }
 
@@ -129,7 +131,7 @@
         return `<polyline class="av-line" data-seat="${s}" fill="none" stroke="${COLORS[s % COLORS.length]}" stroke-width="2" points="${pts.join(" ")}"/>`;
       }).join("");
       const faults = data.faults.map((f) =>
-        `<path class="av-fault-mark" d="M${x(f.move + 1).toFixed(1)},${T} l-5,-8 h10 z" fill="#c00"><title>move ${f.move + 1}: fault of seat ${f.seat} (${esc(f.kind)})</title></path>`).join("");
+        `<path class="av-fault-mark" d="M${x(f.move + 1).toFixed(1)},${T} l-5,-8 h10 z" fill="#c00"><title>move ${esc(f.move + 1)}: fault of seat ${esc(f.seat)} (${esc(f.kind)})</title></path>`).join("");
       const legend = seats.map((name, s) => `<span class="av-who" style="--c:${COLORS[s % COLORS.length]}">${esc(name)}</span>`).join(" ");
       box.innerHTML = `<div class="av-legend">scores over time: ${legend}</div>
 <svg viewBox="0 0 ${W} ${H}" width="100%" class="av-chart">
@@ -149,15 +151,15 @@ ${lines}${faults}<line class="av-cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" s
       if (pos === 0) parts.push(`<p><b>Set-up</b> <span class="muted">(before move 1)</span></p>`);
       else {
         const m = data.moves[pos - 1];
-        parts.push(`<p><b>Move ${pos}</b> ${who(m.s)} ${esc(m.t)}${m.ms ? ` <small class="muted">${m.ms} ms</small>` : ""}</p>`);
+        parts.push(`<p><b>Move ${pos}</b> ${who(m.s)} ${esc(m.t)}${m.ms ? ` <small class="muted">${esc(m.ms)} ms</small>` : ""}</p>`);
         if (m.e && m.e.length) parts.push(`<ul class="av-events">${m.e.map((e) => `<li>${esc(e)}</li>`).join("")}</ul>`);
-        for (const f of faultsAt.get(pos - 1) || []) parts.push(`<p class="av-fault">⚠ fault of seat ${f.seat}: ${esc(f.kind)}${f.detail ? `: ${esc(f.detail)}` : ""} (a random legal move was played)</p>`);
+        for (const f of faultsAt.get(pos - 1) || []) parts.push(`<p class="av-fault">⚠ fault of seat ${esc(f.seat)}: ${esc(f.kind)}${f.detail ? `: ${esc(f.detail)}` : ""} (a random legal move was played)</p>`);
       }
       if (pos < n) parts.push(`<p class="muted">next: ${who(data.moves[pos].s)} to move</p>`);
       else if (data.outcome) {
         const o = data.outcome;
         const order = seats.map((_, s) => s).sort((a, b) => o.ranks[a] - o.ranks[b] || a - b);
-        parts.push(`<p><b>Result</b></p><ol class="av-result">${order.map((s) => `<li>${who(s)} place ${o.ranks[s] + 1}, score ${o.scores[s]}${s in (data.forfeits || {}) ? " (forfeited)" : ""}</li>`).join("")}</ol>`);
+        parts.push(`<p><b>Result</b></p><ol class="av-result">${order.map((s) => `<li>${who(s)} place ${esc(o.ranks[s] + 1)}, score ${esc(o.scores[s])}${s in (data.forfeits || {}) ? " (forfeited)" : ""}</li>`).join("")}</ol>`);
       }
       $(".av-current").innerHTML = parts.join("");
     }
