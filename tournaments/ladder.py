@@ -28,7 +28,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
@@ -92,12 +92,14 @@ def author_of(version: BotVersion) -> str:
 
 
 def active_versions(game: str) -> list[BotVersion]:
-    """The ladder's field: the newest valid version of every bot of the game that has one."""
-    newest = (BotVersion.objects.filter(bot__game=game, status=BotVersion.Status.VALID)
-              .values("bot_id").annotate(number=Max("number")))
-    wanted = {(row["bot_id"], row["number"]) for row in newest}
-    versions = BotVersion.objects.filter(bot__game=game, status=BotVersion.Status.VALID).select_related("bot__owner")
-    return sorted((v for v in versions if (v.bot_id, v.number) in wanted), key=lambda v: v.pk)
+    """The ladder's field: the newest valid version of every bot of the game that has one.
+
+    Picked in the database, one row a bot (from the (bot, number) index): every top-up reads the field, and
+    an author's old versions, however many, must not weigh on it."""
+    newest = (BotVersion.objects.filter(bot_id=OuterRef("pk"), status=BotVersion.Status.VALID)
+              .order_by("-number").values("pk")[:1])
+    active = Bot.objects.filter(game=game).annotate(active=Subquery(newest)).filter(active__isnull=False)
+    return list(BotVersion.objects.filter(pk__in=active.values("active")).select_related("bot__owner").order_by("pk"))
 
 
 # --- starting and stopping -----------------------------------------------------------------------

@@ -3,9 +3,10 @@
 An organiser (staff or the platform for a rated one, any player for a friendly one) schedules a
 tournament: its shape (game, format, seats, options) and ``starts_at``. Between
 ``registration_opens_at`` and ``registration_closes_at`` (at the latest the start) authors enter their
-bots, one version each, and may change the version or withdraw until the window closes. A recurring
-schedule ("every Friday 18:00 UTC, Port Royal cup") keeps its next occurrence scheduled. The scheduler
-(``run_scheduler``, in the beat process every ``ARENA["SCHEDULER_SECONDS"]``) creates the next
+bots, one version each (a rated tournament: one bot per author, as at the ladder's tables), while the field
+has room (``ARENA["MAX_MATCHES_PER_TOURNAMENT"]``), and may change the version or withdraw until the window
+closes. A recurring schedule ("every Friday 18:00 UTC, Port Royal cup") keeps its next occurrence scheduled. The
+scheduler (``run_scheduler``, in the beat process every ``ARENA["SCHEDULER_SECONDS"]``) creates the next
 occurrences, starts what is due with the registered versions, and tops up the ladders. Every step is
 idempotent: a start claims its row (scheduled -> started) under a row lock, so a second scheduler or
 a restart never starts a tournament twice.
@@ -199,9 +200,40 @@ def register(scheduled: ScheduledTournament, version: BotVersion, player, now: d
         raise ScheduleError(f"{version.label} plays {bot.game}, not {scheduled.game}")
     if not version.playable:
         raise ScheduleError(f"{version.label} is {version.get_status_display()}, not valid: it cannot enter")
+    others = scheduled.registrations.exclude(bot=bot)
+    if scheduled.rated and others.filter(bot__owner_id=bot.owner_id).exists():
+        # Two bots of one author at a rated table could collude (one throwing its games to the other); the
+        # ladder never seats them together either.
+        raise ScheduleError("a rated tournament takes one bot per author: withdraw your other bot to enter this one")
+    if not scheduled.registrations.filter(bot=bot).exists():
+        _check_room(scheduled, others.count() + 1)
     registration, _ = Registration.objects.update_or_create(scheduled=scheduled, bot=bot,
                                                             defaults={"bot_version": version})
     return registration
+
+
+def _check_room(scheduled: ScheduledTournament, entrants: int) -> None:
+    """``ScheduleError`` (full) if ``entrants`` bots would make the tournament plan more matches than a
+    tournament may: the registrants decide the field's size, and a round robin's matches grow as a power of it."""
+    planned = services.planned_for(game=scheduled.game, format=scheduled.format, entrants=entrants,
+                                   seats=scheduled.seats, games_per_pairing=scheduled.games_per_pairing,
+                                   rounds=scheduled.rounds, max_matches=scheduled.max_matches)
+    cap = settings.ARENA["MAX_MATCHES_PER_TOURNAMENT"]
+    if planned > cap:
+        raise ScheduleError(f"the tournament is full: with {entrants} bots it would play {planned:,} matches; "
+                            f"the limit is {cap:,}")
+
+
+def one_bot_per_author(registrations: list[Registration]) -> list[Registration]:
+    """The registrations of a rated tournament's field: each author's first (the ones registered since
+    ``register`` refused more are kept out, as it would have)."""
+    seen: set[int] = set()
+    kept = []
+    for registration in registrations:
+        if registration.bot.owner_id not in seen:
+            seen.add(registration.bot.owner_id)
+            kept.append(registration)
+    return kept
 
 
 @transaction.atomic
@@ -245,8 +277,11 @@ def _start(pk: int) -> ScheduledTournament | None:
         pk=pk, status=ScheduledTournament.Status.SCHEDULED).first()
     if scheduled is None:  # started or cancelled meanwhile
         return None
-    versions = [r.bot_version for r in scheduled.registrations.select_related("bot_version__bot__owner")
-                if r.bot_version.playable]
+    registrations = [r for r in scheduled.registrations.select_related("bot", "bot_version__bot__owner")
+                     if r.bot_version.playable]
+    if scheduled.rated:
+        registrations = one_bot_per_author(registrations)
+    versions = [r.bot_version for r in registrations]
     try:
         with transaction.atomic():
             tournament = services.create_tournament(

@@ -52,7 +52,8 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     bots, the built-in bots and bots whose owners accept challenges, and it is bounded by
     ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` and ``ARENA["MAX_QUEUED_MATCHES_PER_USER"]``.
     ``registered``: the bots' owners entered them themselves (a scheduled tournament), so they need not
-    accept challenges.
+    accept challenges; the field being theirs, its size is bounded by ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]``
+    whoever organises it.
     """
     if game not in available_games():
         raise TournamentError(f"unknown game {game!r}; games: {', '.join(available_games())}")
@@ -89,12 +90,15 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     if duplicate and games_per_pairing % seats:
         raise TournamentError(f"a duplicate round robin plays whole series of {seats} games (one per seat rotation): "
                               f"games per pairing must be a multiple of {seats}, not {games_per_pairing}")
-    if format == Tournament.Format.SWISS and rounds == 0:
-        rounds = max(1, math.ceil(math.log(len(bot_versions), seats)) + 1)
+    rounds = swiss_rounds(format, len(bot_versions), seats, rounds)
     planned = formats.planned_matches(format, len(bot_versions), seats, games_per_pairing, rounds, max_matches,
                                       smallest_table(game))
     if not trusted:
         _check_caps(created_by, format, planned)
+    elif registered:
+        # The registrants, not the organiser, chose this field: however many bots they entered, it must not
+        # expand into more matches than a tournament may plan (or the scheduler's turn would never end).
+        _check_size(planned)
     tournament = Tournament.objects.create(
         name=name, game=game, format=format, seats_per_match=seats, games_per_pairing=games_per_pairing,
         options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by,
@@ -121,13 +125,33 @@ def _check_challenge(organiser, version: BotVersion) -> None:
                           "enter your own bots, the built-in bots, or bots whose owners accept challenges")
 
 
+def swiss_rounds(format: str, entrants: int, seats: int, rounds: int) -> int:
+    """The rounds a tournament plays: a Swiss one asked for 0 plays enough to separate the field."""
+    if format == Tournament.Format.SWISS and rounds == 0 and entrants > 0 and seats > 1:
+        return max(1, math.ceil(math.log(entrants, seats)) + 1)
+    return rounds
+
+
+def planned_for(*, game: str, format: str, entrants: int, seats: int, games_per_pairing: int, rounds: int,
+                max_matches: int) -> int:
+    """How many matches a tournament of this shape plays with ``entrants`` bots (``formats.planned_matches``)."""
+    return formats.planned_matches(format, entrants, seats, games_per_pairing,
+                                   swiss_rounds(format, entrants, seats, rounds), max_matches, smallest_table(game))
+
+
+def _check_size(planned: int) -> None:
+    """A tournament plans at most ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` matches."""
+    cap = settings.ARENA["MAX_MATCHES_PER_TOURNAMENT"]
+    if planned > cap:
+        raise TournamentError(f"this tournament would play {planned:,} matches; the limit is {cap:,} per tournament")
+
+
 def _check_caps(organiser, format: str, planned: int) -> None:
     """Bound the work one player can queue: per tournament, and over all their running tournaments."""
     cap = settings.ARENA["MAX_MATCHES_PER_TOURNAMENT"]
     if format == Tournament.Format.LADDER and not planned:
         raise TournamentError(f"a ladder needs max_matches (at most {cap:,})")
-    if planned > cap:
-        raise TournamentError(f"this tournament would play {planned:,} matches; the limit is {cap:,} per tournament")
+    _check_size(planned)
     # One tournament creation at a time per player, so two requests cannot both fit under the cap.
     type(organiser).objects.select_for_update().filter(pk=organiser.pk).first()
     waiting = matches_to_play(organiser)
@@ -309,9 +333,12 @@ def _knockout_advancers(tournament: Tournament, last: dict, round_no: int, ratin
 def stop_tournament(tournament: Tournament) -> None:
     """Stop a tournament early (a ladder, typically): queued matches are dropped, running ones finish."""
     with transaction.atomic():
-        Match.objects.filter(tournament=tournament, status=Match.Status.QUEUED).delete()
+        # The row lock first: a round or top-up being made meanwhile (under that lock) commits before the queued
+        # matches are read for dropping, so none of its matches is left to be played (and rated) after the stop.
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
             status=Tournament.Status.FINISHED, finished_at=timezone.now())
+        Match.objects.filter(tournament=tournament, status=Match.Status.QUEUED).delete()
 
 
 def checked_options(game: str, seats: int, options: dict | None) -> dict:

@@ -18,7 +18,8 @@ from arena_testing import need_services
 ROOT = Path(__file__).resolve().parents[2]
 #: The modules whose tests take another path on PostgreSQL.
 MODULES = ["tests/platform/test_bulk.py", "tests/platform/test_ratings.py", "tests/platform/test_pipeline.py",
-           "tests/platform/test_doorbells.py", "tests/platform/test_scale.py"]
+           "tests/platform/test_doorbells.py", "tests/platform/test_scale.py",
+           "tests/platform/test_tournament_fields.py"]
 
 
 @pytest.mark.services
