@@ -1,5 +1,9 @@
 """Reads of ratings: leaderboards and rating history.
 
+A board holds one row a bot: its newest version rated under the board's ruleset. An older version's rating
+stops moving once the bot has a newer one in play, so keeping it would let an author freeze a lucky peak by
+uploading the same code again (and again, at each new peak). Its history stays on the bot's page.
+
 Leaderboards and histories change only when a rating changes, so their pages are cached under a stamp of
 the board (how many ratings it holds and when the last one changed: ``Rating.updated_at`` moves in the
 transaction that rates a match). A new rating, a rated match or a deleted rating gives a new stamp, so a
@@ -12,7 +16,7 @@ from datetime import datetime, timezone
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet
+from django.db.models import Count, Exists, ExpressionWrapper, F, FloatField, Max, OuterRef, Q, QuerySet
 
 from arena.caching import cache_get, cache_set
 from bots.models import BotVersion
@@ -32,18 +36,27 @@ _ROW_FIELDS = ("bot_version_id", "bot_version__bot_id", "bot_version__number", "
                "bot_version__bot__name", "bot_version__bot__owner__username", "ruleset", "mu", "sigma", "games")
 
 
+def superseded() -> Exists:
+    """Whether a rating's bot has a newer version rated under the same ruleset (any rating model's rows: the
+    overall ratings decide, so every board of a ruleset drops the same versions)."""
+    return Exists(Rating.objects.filter(ruleset=OuterRef("ruleset"), games__gt=0,
+                                        bot_version__bot_id=OuterRef("bot_version__bot_id"),
+                                        bot_version__number__gt=OuterRef("bot_version__number")))
+
+
 def _ratings(game: str, ruleset: str, players: str | None) -> QuerySet:
-    """The overall ratings of a board, or (``players``: a bracket) that bracket's."""
+    """The overall ratings of a board, or (``players``: a bracket) that bracket's; superseded versions' too."""
     if players in (None, ALL):
         return Rating.objects.filter(game=game, ruleset=ruleset)
     return BracketRating.objects.filter(game=game, ruleset=ruleset, bracket=players)
 
 
 def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
-    """Ratings of a game under one rated ruleset, best conservative estimate (mu - 3 sigma) first; with
-    ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that bracket's matches only."""
+    """Ratings of a game under one rated ruleset, one a bot (its newest rated version), best conservative
+    estimate (mu - 3 sigma) first; with ``players`` (a bracket: "2", "3-4", "5-6"), the ratings from that
+    bracket's matches only."""
     return (
-        _ratings(game, ruleset, players).filter(games__gt=0)
+        _ratings(game, ruleset, players).filter(~superseded(), games__gt=0)
         .select_related("bot_version__bot__owner")
         .annotate(conservative_score=_SCORE)
         .order_by(*_ORDER)
@@ -58,13 +71,19 @@ def _stamp(row: dict) -> Stamp:
     return row["n"], f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
 
 
-_STAMP_AGGREGATES = {"n": Count("id", filter=Q(games__gt=0)), "total": Count("id"), "last": Max("updated_at")}
+#: n: the board's rows; total and last change whenever a rating of the board does (a version superseded
+#: changes the newer version's rating, so the stamp moves then too)
+_STAMP_AGGREGATES = {"n": Count("id", filter=Q(~superseded(), games__gt=0)), "total": Count("id"),
+                     "last": Max("updated_at")}
 
 
 def board_stamp(game: str, ruleset: str = STANDARD, players: str | None = None) -> Stamp:
     """(ratings on the board, a stamp that changes whenever one of the board's ratings changes): one
     indexed aggregate."""
     stamp = _stamp(_ratings(game, ruleset, players).aggregate(**_STAMP_AGGREGATES))
+    if players not in (None, ALL):  # the overall ratings decide which versions are superseded: their stamp too
+        overall = _stamp(_ratings(game, ruleset, None).aggregate(**_STAMP_AGGREGATES))
+        return stamp[0], f"{players}:{stamp[1]}:{overall[1]}"
     return stamp[0], f"{players or ALL}:{stamp[1]}"
 
 
@@ -185,9 +204,10 @@ def ratings_of(version_ids, ruleset: str) -> dict[int, Rating]:
 
 def model_leaderboard(model: str, game: str, ruleset: str = STANDARD, players: str | None = None) -> QuerySet:
     """Ratings recomputed under ``model`` (``recompute_ratings``), best conservative estimate first (Elo:
-    its rating, sigma being 0)."""
+    its rating, sigma being 0); one row a bot, as on the live board."""
     return (
-        ModelRating.objects.filter(model=model, game=game, ruleset=ruleset, bracket=players or ALL, games__gt=0)
+        ModelRating.objects.filter(~superseded(), model=model, game=game, ruleset=ruleset, bracket=players or ALL,
+                                   games__gt=0)
         .select_related("bot_version__bot__owner")
         .annotate(conservative_score=ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField()))
         .order_by("-conservative_score", "-mu", "bot_version_id")

@@ -357,3 +357,45 @@ def test_a_rated_tournament_refuses_a_chosen_seed(staff, builtin_versions):
     assert token_client(staff).post("/api/tournaments/", body(rated=True), format="json").status_code == 201
     friendly = token_client(staff).post("/api/tournaments/", body(seed=5), format="json").json()
     assert friendly["seed"] == 5
+
+
+def rate(seated: list[BotVersion], ranks: list[int]) -> None:
+    """One rated Port Royal match of these versions, finished with these ranks."""
+    match = Match.objects.create(game="port_royal", seed=1, status=Match.Status.FINISHED)  # rate_match marks it
+    for seat, (version, rank) in enumerate(zip(seated, ranks)):
+        MatchSeat.objects.create(match=match, seat=seat, bot_version=version, rank=rank, score=0)
+    with transaction.atomic():
+        assert rate_match(match, "standard")
+
+
+def test_a_lucky_peak_cannot_be_frozen_on_the_board_by_uploading_again(mallory, builtin_versions):
+    """A version stops playing once its bot has a newer one: were it kept on the board, its author could freeze a
+    lucky peak by uploading the same code again. The board holds each bot once, its newest rated version, on every
+    page (overall, a bracket, a search, the API, a recomputed model's) from the new version's first rated match."""
+    from ratings.selectors import leaderboard_rows, model_leaderboard
+    from tournaments.recompute import recompute
+
+    peak = uploaded(mallory, "lucky")
+    random = builtin_versions["random"]
+    for _ in range(6):  # v1's lucky streak
+        rate([peak, random], [0, 1])
+    before = leaderboard_rows("port_royal", search="lucky")
+    assert [row["bot_version"] for row in before["rows"]] == [peak.pk] and before["count"] == 1
+    again = BotVersion.objects.create(bot=peak.bot, number=2, kind="upload", status="valid")
+    assert peak.pk in {r.bot_version_id for r in leaderboard("port_royal")}  # until v2 is rated, v1 stays
+    rate([again, random], [1, 0])  # v2's first match: a loss
+    board = [r.bot_version_id for r in leaderboard("port_royal")]
+    assert again.pk in board and peak.pk not in board and board.index(again.pk) > board.index(random.pk)
+    for players in (None, "2"):
+        rows = leaderboard_rows("port_royal", players=players)  # the cached pages above are stale now: a new stamp
+        assert [row["bot_version"] for row in rows["rows"] if row["bot"] == peak.bot_id] == [again.pk]
+        assert rows["count"] == len(rows["rows"]) == 2
+    found = leaderboard_rows("port_royal", search="lucky")
+    assert [row["bot_version"] for row in found["rows"]] == [again.pk] and found["count"] == 1
+    api = Client().get("/api/leaderboards/port_royal/").json()
+    assert [row["bot_version"] for row in api["results"]] == [random.pk, again.pk] and api["count"] == 2
+    assert recompute("port_royal", "elo")
+    assert [r.bot_version_id for r in model_leaderboard("elo", "port_royal") if r.bot_version.bot_id == peak.bot_id] \
+        == [again.pk]
+    assert Rating.objects.filter(bot_version=peak, games=6).exists()  # its history stays, on the bot's page
+    assert str(peak.pk) in Client().get(f"/bots/{peak.bot_id}/").content.decode()
