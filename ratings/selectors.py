@@ -63,36 +63,46 @@ def leaderboard(game: str, ruleset: str = STANDARD, players: str | None = None) 
     )
 
 
-Stamp = tuple[int, str]
+#: A board's state: it changes whenever one of the board's ratings changes
+Stamp = str
 
 
-def _stamp(row: dict) -> Stamp:
+def _stamp(row: dict) -> str:
     last = row["last"].isoformat() if row["last"] else "-"
-    return row["n"], f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
+    return f"{connection.settings_dict['NAME']}:{row['total']}:{last}"
 
 
-#: n: the board's rows; total and last change whenever a rating of the board does (a version superseded
-#: changes the newer version's rating, so the stamp moves then too)
-_STAMP_AGGREGATES = {"n": Count("id", filter=Q(~superseded(), games__gt=0)), "total": Count("id"),
-                     "last": Max("updated_at")}
+#: total and last change whenever a rating of the board does (a version is superseded by its bot's next one's
+#: first rated match, which changes that one's rating: the stamp moves then too). No count of the board's rows:
+#: that needs the superseded versions left out, a join of every rating; it is cached under the stamp instead.
+_STAMP_AGGREGATES = {"total": Count("id"), "last": Max("updated_at")}
 
 
 def board_stamp(game: str, ruleset: str = STANDARD, players: str | None = None) -> Stamp:
-    """(ratings on the board, a stamp that changes whenever one of the board's ratings changes): one
-    indexed aggregate."""
+    """A stamp that changes whenever one of the board's ratings changes: one indexed aggregate (two for a
+    bracket's board)."""
     stamp = _stamp(_ratings(game, ruleset, players).aggregate(**_STAMP_AGGREGATES))
     if players not in (None, ALL):  # the overall ratings decide which versions are superseded: their stamp too
-        overall = _stamp(_ratings(game, ruleset, None).aggregate(**_STAMP_AGGREGATES))
-        return stamp[0], f"{players}:{stamp[1]}:{overall[1]}"
-    return stamp[0], f"{players or ALL}:{stamp[1]}"
+        return f"{players}:{stamp}:{_stamp(_ratings(game, ruleset, None).aggregate(**_STAMP_AGGREGATES))}"
+    return f"{ALL}:{stamp}"
 
 
 def board_stamps(games, ruleset: str = STANDARD) -> dict[str, Stamp]:
     """:func:`board_stamp` of several games in one query."""
     rows = {r["game"]: r for r in Rating.objects.filter(game__in=list(games), ruleset=ruleset).order_by()
             .values("game").annotate(**_STAMP_AGGREGATES)}
-    stamps = {g: _stamp(rows.get(g, {"n": 0, "total": 0, "last": None})) for g in games}
-    return {g: (n, f"{ALL}:{stamp}") for g, (n, stamp) in stamps.items()}
+    return {g: f"{ALL}:{_stamp(rows.get(g, {'total': 0, 'last': None}))}" for g in games}
+
+
+def board_size(game: str, ruleset: str = STANDARD, players: str | None = None, stamp: Stamp | None = None) -> int:
+    """The rows on a board (one a bot), counted once per stamp."""
+    stamp = stamp or board_stamp(game, ruleset, players)
+    key = "board-size:" + hashlib.sha1(repr((game, ruleset, players, stamp)).encode()).hexdigest()
+    size = cache_get(key)
+    if size is None:
+        size = _ratings(game, ruleset, players).filter(~superseded(), games__gt=0).count()
+        cache_set(key, size, CACHE_SECONDS)
+    return size
 
 
 def _row(values: dict, place: int) -> dict:
@@ -113,7 +123,7 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
     whose name or owner contains it, with their places on the whole board; ``history`` adds each row's
     rating history (capped, see :func:`histories`; overall ratings only). ``players``: a bracket's board.
     ``stamp``: the board's :func:`board_stamp`, if the caller has it."""
-    size, stamp = stamp or board_stamp(game, ruleset, players)
+    stamp = stamp or board_stamp(game, ruleset, players)
     key = "board:" + hashlib.sha1(repr((game, ruleset, players, stamp, offset, limit, history, search))
                                   .encode()).hexdigest()
     cached = cache_get(key)
@@ -131,6 +141,7 @@ def leaderboard_rows(game: str, ruleset: str = STANDARD, offset: int = 0, limit:
                   .values(*_ROW_FIELDS)}
         rows = [_row(values[v], place) for place, v in places]
     else:
+        size = board_size(game, ruleset, players, stamp)
         rows = [_row(v, place) for place, v in enumerate(board.values(*_ROW_FIELDS)[offset:offset + limit],
                                                          offset + 1)]
     if history and players in (None, ALL):
@@ -241,7 +252,7 @@ def model_comparison(game: str, ruleset: str = STANDARD, players: str | None = N
 
     Rankings are read as ids and only the shown rows' labels are fetched; the result is cached under the
     stamps of the live board and of the recomputed ones, so it is never stale."""
-    key = "compare:" + hashlib.sha1(repr((game, ruleset, players, limit, board_stamp(game, ruleset, players)[1],
+    key = "compare:" + hashlib.sha1(repr((game, ruleset, players, limit, board_stamp(game, ruleset, players),
                                           _model_stamp(game, ruleset, players))).encode()).hexdigest()
     cached = cache_get(key)
     if cached is not None:

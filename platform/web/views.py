@@ -23,7 +23,7 @@ from engines.view import shell_assets
 from players.services import revoke_token, rotate_token
 from ratings.brackets import brackets_for
 from ratings.models import PROVISIONAL_SIGMA
-from ratings.selectors import STANDARD, board_stamp, board_stamps, leaderboard_rows, rating_history
+from ratings.selectors import STANDARD, board_size, board_stamp, board_stamps, leaderboard_rows, rating_history
 from tournaments import schedule
 from tournaments import bot_selectors
 from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
@@ -86,7 +86,7 @@ def game_leaderboard(request, game: str):
     search = request.GET.get("q", "").replace("\x00", "").strip()[:64]
     stamp = board_stamp(game, ruleset, players)
     size = (leaderboard_rows(game, ruleset, 0, 1, search=search, stamp=stamp, players=players)["count"]
-            if search else stamp[0])
+            if search else board_size(game, ruleset, players, stamp))
     page = Paginator(range(size), BOARD_PAGE).get_page(request.GET.get("page"))
     rows = leaderboard_rows(game, ruleset, page.start_index() - 1 if size else 0, BOARD_PAGE, search=search,
                             stamp=stamp, players=players)["rows"]
