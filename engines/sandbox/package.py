@@ -16,16 +16,26 @@ fresh temporary folder and renames it into place, so an error never leaves half 
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
 import json
+import lzma
 import os
 import posixpath
+import select
 import shutil
+import signal
 import stat
+import subprocess
+import sys
 import tempfile
+import time
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 MANIFEST = "bot.json"
 ENTRY = "main.py"
@@ -37,6 +47,12 @@ INTERPRETERS = {"python": "python3", "python3": "python3", "node": "node", "node
 SCRIPT_SUFFIXES = {"python3": (".py",), "node": (".js", ".mjs", ".cjs")}
 _IGNORED_PREFIXES = ("__MACOSX/",)
 _IGNORED_NAMES = (".DS_Store", "Thumbs.db")
+#: the upload kinds, by the suffix of the uploaded file's name (in this order: the first that ends it)
+UPLOAD_SUFFIXES = (".py", ".js", ".zip")
+# What zipfile raises on a damaged or unusual archive: its own errors, and its decompressors' (zlib's and lzma's
+# are no OSError nor ValueError), and NotImplementedError for a version or method it cannot read.
+_ZIP_ERRORS = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError, zlib.error,
+               lzma.LZMAError)
 
 
 class PackageError(ValueError):
@@ -63,6 +79,11 @@ class PackageLimits:
     max_path_bytes: int = 1024  # a whole path, well below PATH_MAX (4096) with the worker's folder before it
     max_command_items: int = 64  # bot.json "command": the program and its arguments
     max_command_bytes: int = 4096  # their total length (UTF-8); the sandbox launcher's configuration is bounded
+    # Compiling a package's Python (in a child process): CPU seconds and memory for all its files together. Some
+    # sources cost far more than their size: 1 MB of f-string fields took 90 s and 300 MB, 100,000 keyword
+    # arguments 130 s. A real package's 2 MiB of Python compiles in a few seconds.
+    max_compile_cpu_s: int = 10
+    max_compile_memory_bytes: int = 1024 * 1024 * 1024
 
 
 DEFAULT_LIMITS = PackageLimits()
@@ -152,25 +173,33 @@ def check_package(data: bytes, filename: str, limits: PackageLimits = DEFAULT_LI
     if not isinstance(data, (bytes, bytearray)):
         raise PackageError("the upload is not a file")
     name = os.path.basename(filename.replace("\\", "/")) or "upload"
-    lower = name.lower()
+    kind = upload_suffix(name)
     if len(data) == 0:
         raise PackageError(f"{name} is empty")
     if len(data) > limits.max_upload_bytes:
         raise PackageError(f"{name} is too big: {len(data):,} bytes (the limit is {limits.max_upload_bytes:,})")
-    if lower.endswith(".py"):
+    if kind == ".py":
         if len(data) > limits.max_py_bytes:
             raise PackageError(f"{name} is too big: {len(data):,} bytes (a .py file may have {limits.max_py_bytes:,})")
         if compile_python:
-            check_python(bytes(data), name)
+            with compiling(limits):
+                check_python(bytes(data), name)
         return BotPackage({ENTRY: bytes(data)}, ["python3", ENTRY], name)
-    if lower.endswith(".js"):
+    if kind == ".js":
         if len(data) > limits.max_py_bytes:
             raise PackageError(f"{name} is too big: {len(data):,} bytes (a .js file may have {limits.max_py_bytes:,})")
         return BotPackage({"main.js": bytes(data)}, ["node", "main.js"], name)
-    if lower.endswith(".zip"):
+    if kind == ".zip":
         return _check_zip(bytes(data), name, limits, compile_python)
     raise PackageError(f"{name}: upload a single .py file or a .zip (with main.py, main.js or {MANIFEST}), "
                        "or a single .js file")
+
+
+def upload_suffix(filename: str) -> str | None:
+    """How ``check_package`` reads an upload of this name: ``.py``, ``.js`` or ``.zip`` (any case; the name alone,
+    ``.py``, counts), or None. Whoever stores an upload names the file with it, so that it is read the same again."""
+    lower = os.path.basename(filename.replace("\\", "/")).lower()
+    return next((suffix for suffix in UPLOAD_SUFFIXES if lower.endswith(suffix)), None)
 
 
 def package_from_folder(folder: str | os.PathLike[str], limits: PackageLimits = DEFAULT_LIMITS) -> BotPackage:
@@ -199,17 +228,119 @@ def package_from_folder(folder: str | os.PathLike[str], limits: PackageLimits = 
 
 
 def check_python(source: bytes, name: str) -> None:
-    """PackageError unless ``source`` compiles (it is never run here)."""
+    """PackageError unless ``source`` compiles (it is never run here).
+
+    It is compiled in a child Python (``compiling``: the one of the package being checked, else one of its own
+    under the default limits), bounded in CPU time and memory, whose warnings go nowhere: printed, a megabyte of
+    ``x is 1`` lines wrote 9 MB on the server's stderr, and under ``-W error`` they refused bots python3 runs.
+    """
+    compiler = _compiler.get()
+    if compiler is None:
+        with compiling(DEFAULT_LIMITS):
+            return check_python(source, name)
+    reply = compiler.compile(source, name)
+    if "syntax" in reply:
+        lineno, offset, msg, text = reply["syntax"]
+        where = f"line {lineno}" + (f", column {offset}" if offset else "")
+        text = (text or "").strip()
+        raise PackageError(f"{name}: syntax error at {where}: {msg}" + (f": {text[:120]}" if text else ""))
+    if "source" in reply:  # null bytes, bad encoding
+        raise PackageError(f"{name}: not valid Python source ({reply['source']})")
+    if "nested" in reply:
+        raise PackageError(f"{name}: too deeply nested to compile")
+    if "memory" in reply:
+        raise PackageError(f"{name}: needs more than {compiler.memory_bytes // 2**20:,} MiB of memory to compile")
+
+
+# The child that compiles: it bounds itself, then answers each source (its length on a line, then its bytes) with
+# one JSON line. Started with -I -S (no site, no environment) and -W ignore (its warnings go nowhere).
+_COMPILER_CODE = """
+import json, resource, sys
+cpu, memory = int(sys.argv[1]), int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+while True:
+    header = sys.stdin.buffer.readline()
+    if not header:
+        break
+    source = sys.stdin.buffer.read(int(header))
     try:
-        compile(source, name, "exec", dont_inherit=True)
+        compile(source, "<upload>", "exec", dont_inherit=True)
+        reply = {}
     except SyntaxError as exc:
-        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
-        text = (exc.text or "").strip()
-        raise PackageError(f"{name}: syntax error at {where}: {exc.msg}" + (f": {text[:120]}" if text else "")) from None
-    except (ValueError, UnicodeDecodeError) as exc:  # null bytes, bad encoding
-        raise PackageError(f"{name}: not valid Python source ({exc})") from None
-    except (RecursionError, MemoryError):
-        raise PackageError(f"{name}: too deeply nested to compile") from None
+        reply = {"syntax": [exc.lineno, exc.offset, exc.msg, exc.text]}
+    except RecursionError:
+        reply = {"nested": True}
+    except MemoryError:
+        reply = {"memory": True}
+    except ValueError as exc:
+        reply = {"source": str(exc)}
+    sys.stdout.write(json.dumps(reply) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+class _Compiler:
+    """A child Python compiling the sources of one package, within ``cpu_s`` CPU seconds and ``memory_bytes``
+    of address space for all of them (compile() holds the interpreter: only another process can be stopped)."""
+
+    def __init__(self, cpu_s: int, memory_bytes: int):
+        self.cpu_s, self.memory_bytes = cpu_s, memory_bytes
+        # CPU time is the bound; the wall clock only guards against a child that never runs (a loaded machine)
+        self.deadline = time.monotonic() + 5 * cpu_s + 10
+        python = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+        self.proc = subprocess.Popen([python, "-I", "-S", "-W", "ignore", "-c", _COMPILER_CODE, str(cpu_s),
+                                      str(memory_bytes)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, close_fds=True)
+
+    def compile(self, source: bytes, name: str) -> dict:
+        """The child's reply for one source; PackageError if the package's budget is spent."""
+        proc = self.proc
+        try:
+            proc.stdin.write(b"%d\n" % len(source) + source)
+            proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # gone already: its exit status says why, below
+        remaining = self.deadline - time.monotonic()
+        line = b""
+        poller = select.poll()  # not select(): a busy server's descriptors may be numbered past FD_SETSIZE
+        poller.register(proc.stdout, select.POLLIN)
+        if remaining > 0 and poller.poll(remaining * 1000):
+            line = proc.stdout.readline()  # the child writes its reply whole, or dies
+        if line:
+            return json.loads(line)
+        self.close()
+        if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL) or remaining <= 0:
+            raise PackageError(f"{name}: compiling the package's Python takes more than {self.cpu_s} s of CPU time "
+                               "(the limit for all its .py files): split or simplify what costs the compiler most "
+                               "(huge literals, calls or f-strings)")
+        raise PackageError(f"{name}: the Python compiler stopped on it (exit status {proc.returncode})")
+
+    def close(self) -> None:
+        """Stop the child (done or not) and reap it."""
+        for stream in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+_compiler: contextvars.ContextVar[_Compiler | None] = contextvars.ContextVar("package_compiler", default=None)
+
+
+@contextlib.contextmanager
+def compiling(limits: PackageLimits = DEFAULT_LIMITS) -> Iterator[None]:
+    """Within it, ``check_python`` compiles in one child process, under the compile limits of ``limits`` for all
+    the sources together (one package's)."""
+    compiler = _Compiler(limits.max_compile_cpu_s, limits.max_compile_memory_bytes)
+    token = _compiler.set(compiler)
+    try:
+        yield
+    finally:
+        _compiler.reset(token)
+        compiler.close()
 
 
 def _check_zip(data: bytes, name: str, limits: PackageLimits, compile_python: bool) -> BotPackage:
@@ -217,7 +348,7 @@ def _check_zip(data: bytes, name: str, limits: PackageLimits, compile_python: bo
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise PackageError(f"{name} is not a zip file") from None
-    except (OSError, ValueError, EOFError) as exc:
+    except _ZIP_ERRORS as exc:
         raise PackageError(f"{name} is not a readable zip file ({exc})") from None
     with archive:
         infos = archive.infolist()
@@ -256,7 +387,7 @@ def _check_zip(data: bytes, name: str, limits: PackageLimits, compile_python: bo
             try:
                 with archive.open(info) as fh:
                     content = fh.read(allowance + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+            except _ZIP_ERRORS as exc:
                 raise PackageError(f"{name}: cannot read {info.filename} ({exc})") from None
             if len(content) > allowance:
                 raise PackageError(f"{name}: {info.filename} unpacks to more than its declared size "
@@ -288,7 +419,7 @@ def _safe_member_path(info: zipfile.ZipInfo, name: str, limits: PackageLimits) -
     if _utf8_len("/".join(parts)) > limits.max_path_bytes:
         raise PackageError(f"{name}: the path {raw[:40]}... is too long (a path may have {limits.max_path_bytes} "
                            "bytes)")
-    if info.is_dir() or not parts:
+    if not parts or info.is_dir():  # parts first: is_dir() fails on an empty name
         return None
     return "/".join(parts)
 
@@ -353,8 +484,11 @@ def _compile_all(files: dict[str, bytes], name: str, limits: PackageLimits) -> N
         raise PackageError(f"{name} holds {total:,} bytes of Python (.py files; the limit is "
                            f"{limits.max_python_bytes:,}): leave out what the bot does not need, or ship "
                            "large data in other files")
-    for path, content in sources.items():
-        check_python(content, path)
+    if not sources:
+        return
+    with compiling(limits):  # one child for the whole package, bounded for all its files together
+        for path, content in sources.items():
+            check_python(content, path)
 
 
 def check_executable(data: bytes, name: str) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
+import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,10 +15,13 @@ from django.db.models import Max
 from bots.models import Bot, BotVersion
 from bots.signals import version_uploaded
 from engines.games import available_games, builtin_bots
-from engines.sandbox.package import DEFAULT_LIMITS, PackageError, check_package
+from engines.sandbox.package import DEFAULT_LIMITS, PackageError, check_package, upload_suffix
 from players.services import system_player
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{1,63}$")
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{1,63}")  # the whole name (fullmatch: ``$`` lets a final newline by)
+# Characters that change how the text around them is shown (the bidi embeddings, overrides and isolates: a
+# description could show text reversed, "Trojan Source"); the control characters (Cc) are refused too.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class UploadError(ValueError):
@@ -89,14 +92,16 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
         raise UploadError(f"unknown game {game!r}; games: {', '.join(available_games())}")
     if owner.is_system:
         raise UploadError("the system player cannot upload bots")
-    if not NAME_RE.match(name or ""):
+    if not NAME_RE.fullmatch(name or ""):
         raise UploadError("a bot name is 2-64 characters: lower-case letters, digits, - and _, starting with a "
                           "letter or digit")
+    check_description(description)
     try:
         package = check_package(data, filename, upload_limits())
     except PackageError as exc:
         raise UploadError(str(exc)) from None
-    suffix = os.path.splitext(filename.lower())[1]  # .py, .js or .zip (checked): it says how to read it again
+    # .py, .js or .zip, as check_package read it (a file named just ".py" too): how a match reads it again
+    suffix = upload_suffix(filename)
     sha = hashlib.sha256(data).hexdigest()
     stored_name = None
     try:
@@ -121,8 +126,20 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
     return version
 
 
+def check_description(description: str | None) -> None:
+    """``UploadError`` if a bot's description (shown to everyone) holds a control character: terminal escapes,
+    line breaks, or bidi controls that show the text around them reversed. None or "" is fine."""
+    bad = next((c for c in description or "" if unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS), None)
+    if bad is not None:
+        label = unicodedata.name(bad, "")  # the bidi controls have names; C0 and C1 controls have none
+        raise UploadError(f"the description holds the control character U+{ord(bad):04X}"
+                          + (f" ({label.lower()})" if label else "") + ": a description is one line of plain text")
+
+
 def update_bot(bot: Bot, *, description: str | None = None, accepts_challenges: bool | None = None) -> Bot:
-    """Change what an owner may change on a bot (None: leave as is)."""
+    """Change what an owner may change on a bot (None: leave as is); ``UploadError`` for a description
+    ``check_description`` refuses."""
+    check_description(description)
     changed = []
     if description is not None:
         bot.description = description[:300]

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from bots import services
 from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
+from engines.sandbox import ProgramBot, check_package
 from arena_testing import token_client, zip_of
 from players.models import Player
 
@@ -37,8 +38,9 @@ def media_files() -> set[Path]:
     return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
 
 
-def upload(api, name, data, filename, game="port_royal"):
-    return api.post("/api/bots/", {"game": game, "name": name, "file": _named(data, filename)}, format="multipart")
+def upload(api, name, data, filename, game="port_royal", **fields):
+    return api.post("/api/bots/", {"game": game, "name": name, "file": _named(data, filename), **fields},
+                    format="multipart")
 
 
 def _named(data: bytes, filename: str):
@@ -235,3 +237,57 @@ def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api
     from ratings.selectors import leaderboard
 
     assert {r.bot_version_id: r.games for r in leaderboard("port_royal")}[version.pk] == 2
+
+
+# --- a file named only by its suffix is stored so that it can be read again ------------------------------
+
+ZIPPED = zip_of({"main.py": STARTER})
+
+
+@pytest.mark.parametrize("filename, data", [(".py", STARTER), (".js", JS_STARTER), (".zip", ZIPPED), ("BOT.ZIP", ZIPPED)],
+                         ids=[".py", ".js", ".zip", "BOT.ZIP"])
+def test_a_package_named_only_by_its_suffix_is_stored_with_it(bob, filename, data):
+    """The probe: an upload named ``.py`` was accepted and stored as ``v1-<hash>`` without a suffix, which no
+    match could read again (every validation match failed: "upload a single .py file or a .zip")."""
+    version = services.upload_version(owner=bob, game="port_royal", name="dotted", filename=filename, data=data)
+    assert version.package.name.endswith(Path(filename.lower()).suffix or filename.lower())
+    bot = ProgramBot.from_path(version.package.path, validated=True, trusted=True)  # as a match starts it
+    try:
+        assert bot.command == check_package(data, filename).command
+    finally:
+        bot.close()
+
+
+@pytest.mark.sandbox
+def test_a_bot_uploaded_as_dot_py_validates(bob):
+    version = services.upload_version(owner=bob, game="port_royal", name="dotted", filename=".py", data=STARTER)
+    assert validate_version(version.pk) == "valid", BotVersion.objects.get(pk=version.pk).status_detail
+
+
+# --- names and descriptions ---------------------------------------------------------------------------
+
+def test_a_bot_name_with_a_trailing_newline_is_refused(bob):
+    """``$`` matches before a final newline: ``"abc\\n"`` passed the name's check and became a bot's name."""
+    with pytest.raises(services.UploadError, match="bot name"):
+        services.upload_version(owner=bob, game="port_royal", name="abc\n", filename="b.py", data=STARTER)
+    assert not Bot.objects.exists()
+
+
+@pytest.mark.parametrize("description", ["red \x1b[31malert\x1b[0m", "two\r\nlines", "tab\there",
+                                         "gnp.exe \u202egnp.exe", "\u2066isolate\u2069", "c1 \x85 next"])
+def test_a_description_with_control_characters_is_refused(bob, description, settings):
+    """A public description held terminal escapes, line breaks and bidi overrides (which turn the text shown
+    around: Trojan Source). Refused with why, at upload (nothing stored) and in the owner's changes."""
+    api = token_client(bob)
+    response = upload(api, "ctl", STARTER, "b.py", description=description)
+    assert response.status_code == 400 and "control character" in response.json()["detail"], response.content
+    assert not Bot.objects.exists() and not BotVersion.objects.exists()
+    assert not any(p.is_file() for p in Path(settings.MEDIA_ROOT).rglob("*"))
+    assert upload(api, "ctl", STARTER, "b.py", description="fine: émojis 👩‍💻 and ünïcode").status_code == 201
+    bot = Bot.objects.get(name="ctl")
+    response = api.patch(f"/api/bots/{bot.pk}/", {"description": description}, format="json")
+    assert response.status_code == 400 and "control character" in response.json()["detail"], response.content
+    bot.refresh_from_db()
+    assert bot.description == "fine: émojis 👩‍💻 and ünïcode"
+    with pytest.raises(services.UploadError):
+        services.update_bot(bot, description=description)
