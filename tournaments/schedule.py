@@ -28,6 +28,11 @@ from tournaments import ladder, services
 from tournaments.models import RecurringSchedule, Registration, ScheduledTournament, Tournament
 
 
+#: An occurrence of a recurring schedule is named "<its name> YYYY-MM-DD": the recurring name's room in the
+#: occurrence's name column.
+OCCURRENCE_NAME_MAX = ScheduledTournament._meta.get_field("name").max_length - len(" 2000-01-01")
+
+
 class ScheduleError(services.TournamentError):
     """A schedule or registration that cannot be made as asked (the message says why)."""
 
@@ -159,7 +164,8 @@ def schedule_occurrences(now: datetime | None = None) -> list[ScheduledTournamen
         starts = next_start(recurring, now)
         opens = max(now, starts - timedelta(hours=recurring.registration_hours))
         shape = {k: getattr(recurring, k) for k in SHAPE_FIELDS}
-        shape["name"] = f"{recurring.name} {starts:%Y-%m-%d}"
+        # the date always shows: a longer recurring name (an older one, or the admin's) is cut to fit the column
+        shape["name"] = f"{recurring.name[:OCCURRENCE_NAME_MAX]} {starts:%Y-%m-%d}"
         occurrence, made = ScheduledTournament.objects.get_or_create(
             recurring=recurring, starts_at=starts,
             defaults={**shape, "organiser": recurring.organiser, "registration_opens_at": opens,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -12,6 +11,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Max
 
+from arena.text import control_character
 from bots.models import Bot, BotVersion
 from bots.signals import version_uploaded
 from engines.games import available_games, builtin_bots
@@ -19,9 +19,6 @@ from engines.sandbox.package import DEFAULT_LIMITS, PackageError, check_package,
 from players.services import system_player
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{1,63}")  # the whole name (fullmatch: ``$`` lets a final newline by)
-# Characters that change how the text around them is shown (the bidi embeddings, overrides and isolates: a
-# description could show text reversed, "Trojan Source"); the control characters (Cc) are refused too.
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class UploadError(ValueError):
@@ -129,11 +126,9 @@ def upload_version(*, owner, game: str, name: str, filename: str, data: bytes, d
 def check_description(description: str | None) -> None:
     """``UploadError`` if a bot's description (shown to everyone) holds a control character: terminal escapes,
     line breaks, or bidi controls that show the text around them reversed. None or "" is fine."""
-    bad = next((c for c in description or "" if unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS), None)
+    bad = control_character(description)
     if bad is not None:
-        label = unicodedata.name(bad, "")  # the bidi controls have names; C0 and C1 controls have none
-        raise UploadError(f"the description holds the control character U+{ord(bad):04X}"
-                          + (f" ({label.lower()})" if label else "") + ": a description is one line of plain text")
+        raise UploadError(f"the description holds the control character {bad}: a description is one line of plain text")
 
 
 def update_bot(bot: Bot, *, description: str | None = None, accepts_challenges: bool | None = None) -> Bot:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from datetime import date, datetime, time, timezone as dt_timezone
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
@@ -13,13 +14,14 @@ from bots.models import Bot
 from engines.games import GAME_IDS
 from tournaments import ladder, schedule
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
+from web.api.serializers import plain_line
 from web.api.views import GAME_PARAM, ID_PATTERN, TournamentViewSet, choice_filter, game_filter
 
 
 class ShapeSerializer(serializers.Serializer):
     """What the tournament will be (the fields of POST /api/tournaments/ but its bots)."""
 
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[plain_line])
     game = serializers.ChoiceField(choices=GAME_IDS)
     seats = serializers.IntegerField(min_value=1, max_value=8)
     games_per_pairing = serializers.IntegerField(min_value=1, max_value=1000, default=1)
@@ -74,11 +76,29 @@ class WithdrawSerializer(serializers.Serializer):
     bot = serializers.IntegerField(min_value=1, max_value=10**18 - 1, help_text="the id of your bot")
 
 
+class UtcTimeField(serializers.TimeField):
+    """A time of day in UTC. DRF's TimeField drops an offset ("10:00+05:00" read as 10:00 UTC, five hours
+    late); here an offset is applied, so the time is the same moment in UTC ("Z" or none: already UTC)."""
+
+    def to_internal_value(self, value) -> time:
+        if isinstance(value, str):
+            try:
+                parsed = time.fromisoformat(value.strip())
+            except ValueError:
+                parsed = None
+            if parsed is not None and parsed.tzinfo is not None:
+                moment = datetime.combine(date(2000, 1, 3), parsed)  # a fixed offset: any day gives the same time
+                return moment.astimezone(dt_timezone.utc).time().replace(tzinfo=None)
+        return super().to_internal_value(value)
+
+
 class RecurringCreateSerializer(ShapeSerializer):
+    name = serializers.CharField(max_length=schedule.OCCURRENCE_NAME_MAX, validators=[plain_line],
+                                 help_text="each occurrence is named this plus its date")
     every = serializers.ChoiceField(choices=RecurringSchedule.Every.choices, default="week")
     weekday = serializers.IntegerField(min_value=0, max_value=6, required=False, allow_null=True,
                                        help_text="weekly: 0 = Monday ... 6 = Sunday")
-    time = serializers.TimeField(help_text="start time, UTC (HH:MM)")
+    time = UtcTimeField(help_text="start time, UTC (HH:MM; an offset such as +02:00 is converted to UTC)")
     registration_hours = serializers.IntegerField(min_value=1, max_value=24 * 28, default=24,
                                                   help_text="registration opens this long before each start")
 

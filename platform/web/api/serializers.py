@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from arena.text import control_character
 from bots.models import Bot, BotVersion
 from engines.games import GAME_IDS
 from ratings.models import Rating
@@ -12,6 +13,14 @@ def is_owner(context: dict, owner_id: int) -> bool:
     """Whether the request of a serializer's context comes from the owner of a bot (``owner_id``)."""
     user = getattr(context.get("request"), "user", None)
     return bool(user is not None and user.is_authenticated and user.pk == owner_id)
+
+
+def plain_line(value: str) -> None:
+    """Refuse a name shown to everyone (a tournament's, a schedule's) that holds a control character, as a bot's
+    description does (``arena.text.control_character``)."""
+    bad = control_character(value)
+    if bad is not None:
+        raise serializers.ValidationError(f"holds the control character {bad}: a name is one line of plain text")
 
 
 class BoundedListField(serializers.ListField):
@@ -183,7 +192,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class TournamentCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[plain_line])
     game = serializers.ChoiceField(choices=GAME_IDS)
     bots = BoundedListField(child=serializers.CharField(max_length=200), min_length=1, max_length=64,
                             help_text="bot versions: ids, built-in names, or owner/name[@N]")

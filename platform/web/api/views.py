@@ -101,7 +101,7 @@ class Leaderboard(generics.ListAPIView):
 
     def ruleset(self) -> str:
         game = check_game(self.kwargs["game"])
-        ruleset = self.request.query_params.get("ruleset") or STANDARD
+        ruleset = self.request.query_params.get("ruleset", STANDARD)  # given, it must be valid: "" is not standard
         rulesets = get_game(game).rated_presets
         if ruleset not in rulesets:
             raise NotFound(f"{game} has no rated ruleset {ruleset[:40]!r}; rated rulesets: {', '.join(rulesets)}")
