@@ -48,6 +48,7 @@ from engines.bots import Bot, BotFault
 from engines.core import Outcome
 
 from . import cgroup, seccomp
+from .package import DEFAULT_LIMITS as PACKAGE_LIMITS
 from .package import BotPackage, PackageError, check_package, executable_path, package_from_folder
 
 SDK_DIR = Path(__file__).resolve().parent.parent / "sdk"
@@ -301,7 +302,11 @@ class ProgramBot(Bot):
         if path.is_dir():
             package = package_from_folder(path)
         elif path.is_file():
-            package = check_package(path.read_bytes(), path.name, compile_python=not validated)
+            data = path.read_bytes()
+            # a stored package's size was the platform's to bound at its upload (it may allow more than a local run)
+            limits = replace(PACKAGE_LIMITS, max_upload_bytes=max(PACKAGE_LIMITS.max_upload_bytes, len(data))) \
+                if validated else PACKAGE_LIMITS
+            package = check_package(data, path.name, limits, compile_python=not validated)
         else:
             raise PackageError(f"{shown}: no such file or folder")
         kwargs.setdefault("name", shown)

@@ -1,5 +1,6 @@
 """Uploading bots: every upload a new immutable version, refused cleanly when bad, validated in the sandbox."""
 import io
+import os
 import zipfile
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from rest_framework.test import APIClient
 from bots import services
 from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
-from engines.sandbox import ProgramBot, check_package
+from engines.sandbox import PackageError, ProgramBot, check_package
 from arena_testing import token_client, zip_of
 from players.models import Player
 
@@ -172,6 +173,18 @@ def test_validation_matches_do_not_compile_the_package_again(bob, monkeypatch):
 
     monkeypatch.setattr(package, "check_python", compiled_again)
     assert validate_version(version.pk) == "valid", BotVersion.objects.get(pk=version.pk).status_detail
+
+
+def test_a_package_the_operator_allowed_is_read_again_at_each_match(bob, settings):
+    """ARENA_UPLOAD_MAX_BYTES above the package checker's own 5 MiB: an upload it accepted was refused again at
+    every match start (the stored package re-checked under the local default), and so failed validation."""
+    settings.ARENA = {**settings.ARENA, "UPLOAD_MAX_BYTES": 8 * 1024 * 1024}
+    data = zip_of({"main.py": STARTER, "book.bin": os.urandom(6 * 1024 * 1024)}, zipfile.ZIP_STORED)
+    version = services.upload_version(owner=bob, game="port_royal", name="big", filename="big.zip", data=data)
+    bot = ProgramBot.from_path(version.package.path, validated=True, trusted=True)  # as a match starts it
+    bot.close()
+    with pytest.raises(PackageError, match="too big"):  # a local run keeps its own bound
+        ProgramBot.from_path(version.package.path, trusted=True)
 
 
 HOSTILE = b"""
