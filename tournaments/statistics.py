@@ -17,7 +17,7 @@ from django.db.models import Count, F, Q, Window
 from arena.caching import cache_get, cache_set
 from engines.games import get_game
 from ratings.selectors import STANDARD, leaderboard
-from tournaments.models import Match, MatchSeat
+from tournaments.models import Match, MatchSeat, Tournament
 
 #: The head-to-head matrix is limited to the best rated bots (of the ruleset's leaderboard).
 DEFAULT_TOP, MAX_TOP = 10, 30
@@ -146,12 +146,18 @@ def game_statistics(game: str, ruleset: str | None = None, tournament: int | Non
             "lengths": match_lengths(game, ruleset, tournament)}
 
 
-def _cache_key(game: str, ruleset: str | None, tournament: int | None, top: int) -> str:
+def _cache_key(game: str, ruleset: str | None, tournament: int | None, top: int) -> tuple[str, int]:
+    """The cache key of a view of the statistics, and how long it is kept."""
+    prefix = f"stats:{connection.settings_dict['NAME']}:{game}:{ruleset}"
     if tournament is None:
-        return f"stats:{connection.settings_dict['NAME']}:{game}:{ruleset}:rated:{top}"
+        return f"{prefix}:rated:{top}", _rated_keep_seconds()
+    if Tournament.objects.filter(pk=tournament, format=Tournament.Format.LADDER).exists():
+        # A ladder never ends and finishes a match every few seconds: counted per match, anyone could have its
+        # whole history recounted at every request. Kept as the rated views are instead (``as_of`` says when).
+        return f"{prefix}:{tournament}:ladder:{top}", int(settings.ARENA["STATS_SECONDS"])
     # A tournament's statistics change only when another of its matches finishes.
     finished = Match.objects.filter(tournament_id=tournament, status=Match.Status.FINISHED).count()
-    return f"stats:{connection.settings_dict['NAME']}:{game}:{ruleset}:{tournament}:{finished}:{top}"
+    return f"{prefix}:{tournament}:{finished}:{top}", 3600
 
 
 def _count(game: str, ruleset: str | None, tournament: int | None, top: int) -> dict:
@@ -165,18 +171,18 @@ def cached_game_statistics(game: str, ruleset: str | None = None, tournament: in
     Rated statistics read every rated match of the game, too much for a request or for every rated
     match: beat's statistics thread recounts the usual views every ``ARENA_STATS_SECONDS``
     (:func:`refresh_statistics`), other views are counted on first request and kept as long. A
-    tournament's are kept until another of its matches finishes."""
-    key = _cache_key(game, ruleset, tournament, top)
+    tournament's are kept until another of its matches finishes, a ladder's for ``ARENA_STATS_SECONDS``."""
+    key, keep = _cache_key(game, ruleset, tournament, top)
     stats = cache_get(key)
     if stats is None:
         stats = _count(game, ruleset, tournament, top)
-        cache_set(key, stats, _keep_seconds(tournament))
+        cache_set(key, stats, keep)
     return stats
 
 
-def _keep_seconds(tournament: int | None) -> int:
+def _rated_keep_seconds() -> int:
     # Rated views outlive two refresh rounds, so the refreshed ones are never missing between rounds.
-    return 3600 if tournament is not None else int(2 * settings.ARENA["STATS_SECONDS"]) + 60
+    return int(2 * settings.ARENA["STATS_SECONDS"]) + 60
 
 
 def refresh_statistics(games) -> int:
@@ -185,7 +191,7 @@ def refresh_statistics(games) -> int:
     views = 0
     for game in games:
         for ruleset in (None, *get_game(game).rated_presets):
-            cache_set(_cache_key(game, ruleset, None, DEFAULT_TOP), _count(game, ruleset, None, DEFAULT_TOP),
-                      _keep_seconds(None))
+            key, keep = _cache_key(game, ruleset, None, DEFAULT_TOP)
+            cache_set(key, _count(game, ruleset, None, DEFAULT_TOP), keep)
             views += 1
     return views

@@ -175,3 +175,20 @@ def test_beats_statistics_thread_counts_every_game_at_once_on_start(history):
     stop.set()  # one round, then stop
     statistics_forever(stop)
     assert cached_game_statistics("port_royal")["lengths"]["matches"] == before["lengths"]["matches"] + 1
+
+
+def test_a_ladders_statistics_are_kept_for_a_while_not_recounted_at_each_match(history, settings):
+    """A ladder never ends and finishes a match every few seconds: keyed on its count of finished matches, any
+    request after each one (and each ``?top=``) recounted its whole history. Kept as the rated views are."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b, c, _ = history
+    ladder = Tournament.objects.create(name="l", game="port_royal", seats_per_match=2, format=Tournament.Format.LADDER)
+    played([a, b], [0, 1], [3, 1], 10, tournament=ladder)
+    first = cached_game_statistics("port_royal", tournament=ladder.pk)
+    played([b, a], [0, 1], [3, 1], 10, tournament=ladder)
+    with CaptureQueriesContext(connection) as queries:
+        assert cached_game_statistics("port_royal", tournament=ladder.pk) == first
+    assert len(queries) == 1  # is it a ladder; nothing counted
+    assert first["lengths"]["matches"] == 1
