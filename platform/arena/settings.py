@@ -347,6 +347,8 @@ ARENA = {
     "MAX_PENDING_VERSIONS_PER_USER": int(os.environ.get("ARENA_MAX_PENDING_VERSIONS_PER_USER", 5)),
     # Scheduled tournaments and recurring schedules a player may have still to come.
     "MAX_SCHEDULED_PER_USER": int(os.environ.get("ARENA_MAX_SCHEDULED_PER_USER", 10)),
+    # Accounts one address may register an hour: the bounds above are per player, so many accounts add up.
+    "REGISTRATIONS_PER_HOUR": int(os.environ.get("ARENA_REGISTRATIONS_PER_HOUR", 20)),
     # A trusted run lets uploaded code run without bubblewrap: never in production.
     "TRUSTED_BOTS": env_bool("ARENA_TRUSTED_BOTS", False),
 }

@@ -32,6 +32,7 @@ from tournaments.models import Ladder, Match, RecurringSchedule, ScheduledTourna
 from tournaments.selectors import match_log as stored_log
 from tournaments.selectors import (matches_of, with_seats, public_log, tournament_progress, tournament_series, tournament_standings,
                                    visible_matches)
+from web.api.accounts import registration_refusal, registration_wait
 from web.charts import rating_chart
 from web.forms import BotSettingsForm, RegisterForm, UploadForm
 from web.viewer import SeatViewRefused, allowed_seat_views, frames_gzip, gzipped_json
@@ -268,8 +269,15 @@ def bot_settings(request, pk: int):
 
 
 def register(request):
+    """The registration page; new accounts from one address are bounded as in the API (429 past the bound)."""
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = registration_wait(request)
+        if wait is not None:
+            form.add_error(None, registration_refusal(wait))
+            response = render(request, "registration/register.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}. Upload your first bot below.")

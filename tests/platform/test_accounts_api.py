@@ -200,3 +200,22 @@ def test_the_migration_names_case_twins_instead_of_failing_on_the_constraint():
     finally:
         MigrationExecutor(connection).migrate([after])
     assert Player.objects.filter(username="twin").exists()
+
+
+def test_one_address_registers_only_so_many_accounts_an_hour(db, settings):
+    """Every bound on work (queued matches, pending versions) is per player: accounts by the hundred would add
+    up. Valid registrations from one address are counted, on the page and in the API together; typos are not."""
+    settings.ARENA = {**settings.ARENA, "REGISTRATIONS_PER_HOUR": 2}
+    mallory = APIClient(REMOTE_ADDR="203.0.113.7")
+    for name in ("sock1", "sock2"):
+        assert mallory.post("/api/register/", {"username": name, "password": PASSWORD}, format="json").status_code == 201
+    assert mallory.post("/api/register/", {"username": "sock3", "password": "short"}, format="json").status_code == 400
+    refused = mallory.post("/api/register/", {"username": "sock3", "password": PASSWORD}, format="json")
+    assert refused.status_code == 429 and refused.json()["error"] == "throttled"
+    assert int(refused["Retry-After"]) > 0 and "new accounts" in refused.json()["detail"]
+    page = Client(REMOTE_ADDR="203.0.113.7").post("/accounts/register/", {"username": "sock4", "password1": PASSWORD,
+                                                                           "password2": PASSWORD})
+    assert page.status_code == 429 and "too many new accounts" in page.content.decode()
+    assert not Player.objects.filter(username__in=["sock3", "sock4"]).exists()
+    elsewhere = APIClient(REMOTE_ADDR="198.51.100.1")  # another address is not held back
+    assert elsewhere.post("/api/register/", {"username": "fresh", "password": PASSWORD}, format="json").status_code == 201

@@ -1,11 +1,13 @@
-"""Accounts in the API: register, get a token with a password (throttled), rotate it, revoke it.
+"""Accounts in the API: register (a bounded number an hour from one address), get a token with a password
+(throttled), rotate it, revoke it.
 
 Failed logins are counted by django-axes (per username and address, in the database) on the login page,
 /admin/ and POST /api/token/ alike; a locked-out pair gets 429 with Retry-After until the cool-off ends.
 """
 from __future__ import annotations
 
-from axes.helpers import get_cool_off
+from axes.helpers import get_client_ip_address, get_cool_off
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import authenticate, user_logged_in
 from django.contrib.auth.forms import AuthenticationForm
@@ -20,6 +22,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from players.models import Player
@@ -51,6 +54,33 @@ def lockout_response(request: HttpRequest, original_response: HttpResponse | Non
         response = render(request, "registration/login.html", {"form": AuthenticationForm(request)}, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+class RegistrationThrottle(SimpleRateThrottle):
+    """Registrations from one address, ``ARENA["REGISTRATIONS_PER_HOUR"]``: every bound on work (matches queued,
+    versions pending) is per player, so accounts made by the hundred would add up. Counted only once a
+    registration is valid (a newcomer's typos cost nothing), in the cache all web processes share, from the
+    address axes reads (behind the TLS proxy: the client's)."""
+
+    scope = "register"
+
+    def get_rate(self) -> str:
+        return f"{settings.ARENA['REGISTRATIONS_PER_HOUR']}/hour"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": get_client_ip_address(request) or self.get_ident(request)}
+
+
+def registration_wait(request: HttpRequest) -> int | None:
+    """None if one more registration from this address may go ahead (and it is counted); else the seconds to wait."""
+    throttle = RegistrationThrottle()
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, int(throttle.wait() or 1))
+
+
+def registration_refusal(seconds: int) -> str:
+    return f"too many new accounts from this address; try again in {seconds} seconds"
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -147,6 +177,9 @@ class RegisterView(APIView):
     def post(self, request):
         form = RegisterSerializer(data=request.data)
         form.is_valid(raise_exception=True)
+        wait = registration_wait(request._request)
+        if wait is not None:
+            raise Throttled(wait=wait, detail=registration_refusal(wait))
         try:
             with transaction.atomic():
                 player = form.save()
