@@ -97,7 +97,8 @@ class MatchLog:
 
 
 def apply_forfeits(outcome: Outcome, forfeited: Sequence[int]) -> Outcome:
-    """Rank forfeited seats last (sharing the last rank); the others keep their engine order."""
+    """Rank forfeited seats below every other seat; among themselves, and among the others, seats keep the
+    engine's order (two forfeits rank by the game's result: stored logs replay to these ranks)."""
     if not forfeited:
         return outcome
     n = len(outcome.ranks)

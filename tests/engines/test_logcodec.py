@@ -128,3 +128,15 @@ def test_a_log_with_odd_times_is_kept_whole_rather_than_refused():
     log["moves"][0][2] = -1  # a clock that went backwards
     blob = logcodec.encode(log)
     assert blob[0] & 0x0F == logcodec.WHOLE and logcodec.decode(blob) == log
+
+
+def test_forfeited_seats_rank_below_the_others_and_keep_the_games_order_among_themselves():
+    """What docs/bot-protocol.md says of forfeits, and what every stored log replays to."""
+    from engines.core import Outcome
+    from engines.match import apply_forfeits
+
+    played = Outcome(ranks=[0, 1, 2, 2, 3], scores=[9, 7, 5, 5, 1])
+    assert apply_forfeits(played, [0, 2]).ranks == [3, 0, 4, 1, 2]  # 0 beat 2 in play: still above it
+    assert apply_forfeits(played, [2, 3]).ranks == [0, 1, 3, 3, 2]  # tied in play: tied below the rest
+    assert apply_forfeits(played, []).ranks == played.ranks
+    assert apply_forfeits(played, [4]).detail["forfeited"] == [4]
