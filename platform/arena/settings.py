@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -59,6 +60,27 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD")
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): the pages load scripts, style sheets, images and fetch() only from this
+# site. Inline scripts run only with the request's nonce (match.html: {{ request.csp_nonce }}); the nonce appears
+# in the header only on responses whose template used it. connect-src (the viewer's fetch of frames.json) and
+# font-src fall back to default-src. /api/docs/ relaxes script-src on that view alone (web/api/urls.py). With DEBUG,
+# django-csp leaves Django's debug 404/500 pages (inline script) without the header.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        # 'unsafe-inline' for styles: the templates, the chart SVGs (web/charts.py) and the match viewer's
+        # generated HTML use style="..." attributes, which a nonce cannot cover; match.html's <style> carries the
+        # viewer's CSS. (With a nonce in style-src, browsers would ignore 'unsafe-inline': so no nonce here.)
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],  # data: the favicon in base.html, Swagger UI's icons (its CSS)
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],  # as X_FRAME_OPTIONS, for browsers that read only CSP
+        "form-action": [SELF],
+    },
+}
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -71,6 +93,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",  # django-csp: its system checks (outdated CSP_* settings)
     "axes",
     "players",
     "bots",
@@ -84,6 +107,8 @@ MIDDLEWARE = [
     "web.api.errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files need no policy), before everything that may answer a page (405s, 429s).
+    "csp.middleware.CSPMiddleware",
     # A method no page serves (TRACE, PROPFIND...) is a 405 outside /api/; the pages would answer it with a 200.
     "arena.middleware.PageMethodsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -41,7 +41,7 @@ class Page:
 
     def open(self, url: str) -> None:
         self.page.goto(url)
-        self.page.wait_for_function("window.arenaViewer && window.arenaViewer.renders > 0")
+        self.page.wait_for_function("() => window.arenaViewer && window.arenaViewer.renders > 0")
         self.page.evaluate("window.arenaViewer.ready")
 
     def js(self, expression: str, arg=None):

@@ -31,7 +31,7 @@ def test_the_bot_page_renders_its_sections_and_a_fault_opens_its_move(tab, live_
     detail = seat.fault_log[0]["detail"]
     assert "illegal" in visitor.page.inner_text("#faults") and detail not in visitor.page.inner_text("#faults")
     visitor.page.click(f"#faults a[href='/matches/{seat.match_id}/?move={move}']")
-    visitor.page.wait_for_function("window.arenaViewer && window.arenaViewer.renders > 0")
+    visitor.page.wait_for_function("() => window.arenaViewer && window.arenaViewer.renders > 0")
     assert visitor.js("arenaViewer.position()") == move
     assert "fault of seat" in visitor.page.inner_text(".av-current")
     assert visitor.errors == []

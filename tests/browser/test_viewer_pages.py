@@ -73,7 +73,7 @@ def walk(tab, replayed: Replayed, start: int, own_seat: int, may_see_other: bool
     # Playing moves on by itself, then stops.
     tab.page.select_option(".av-speed", "50")
     tab.page.click(".av-bar [data-act=play]")
-    tab.page.wait_for_function(f"arenaViewer.position() >= {start + 4}")
+    tab.page.wait_for_function(f"() => arenaViewer.position() >= {start + 4}")
     tab.page.click(".av-bar [data-act=play]")
     stopped = tab.js("arenaViewer.position()")
     tab.page.wait_for_timeout(100)
