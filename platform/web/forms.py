@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from arena.text import control_character
 from engines.games import available_games, get_game
 
 from players.models import Player
@@ -36,6 +37,14 @@ class UploadForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g, get_game(g).name) for g in available_games()]
+
+    def clean_description(self) -> str:
+        """The upload's own check (``bots.services.check_description``), said under the description's field."""
+        description = self.cleaned_data["description"]
+        bad = control_character(description)
+        if bad is not None:
+            raise forms.ValidationError(f"holds the control character {bad}: a description is one line of plain text")
+        return description
 
 
 class BotSettingsForm(forms.Form):

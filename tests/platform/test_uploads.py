@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from rest_framework.test import APIClient
 
 from bots import services
@@ -304,3 +305,9 @@ def test_a_description_with_control_characters_is_refused(bob, description, sett
     assert bot.description == "fine: émojis 👩‍💻 and ünïcode"
     with pytest.raises(services.UploadError):
         services.update_bot(bot, description=description)
+    page = Client()
+    page.force_login(bob)
+    shown = page.post("/bots/upload/", {"game": "port_royal", "name": "ctl", "description": description,
+                                        "file": _named(STARTER, "b.py")})
+    assert shown.status_code == 200 and "control character" in str(shown.context["form"].errors["description"])
+    assert BotVersion.objects.filter(bot__owner=bob).count() == 1  # the page stored nothing either
