@@ -47,8 +47,8 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
     series of one game per seat rotation on one seed, so the luck of the deal cancels.
 
     ``created_by`` None is the platform itself (management commands, the demo). The platform and staff
-    may organise ``rated`` tournaments (under one of the game's rated rulesets), enter any valid bot,
-    and are not capped. A player's tournament is friendly (never rated): it may enter the player's own
+    may organise ``rated`` tournaments (under one of the game's rated rulesets) and enter any valid bot; staff
+    plan at most ``ARENA["MAX_MATCHES_PER_STAFF_TOURNAMENT"]`` matches, the platform any number. A player's tournament is friendly (never rated): it may enter the player's own
     bots, the built-in bots and bots whose owners accept challenges, and it is bounded by
     ``ARENA["MAX_MATCHES_PER_TOURNAMENT"]`` and ``ARENA["MAX_QUEUED_MATCHES_PER_USER"]``.
     ``registered``: the bots' owners entered them themselves (a scheduled tournament), so they need not
@@ -99,6 +99,11 @@ def create_tournament(*, name: str, game: str, bot_versions: Sequence[BotVersion
         # The registrants, not the organiser, chose this field: however many bots they entered, it must not
         # expand into more matches than a tournament may plan (or the scheduler's turn would never end).
         _check_size(planned)
+    elif created_by is not None and planned > settings.ARENA["MAX_MATCHES_PER_STAFF_TOURNAMENT"]:
+        # Staff are trusted, not typo-proof: 64 bots at 8 seats is billions of matches, expanded in one request.
+        raise TournamentError(f"this tournament would play {planned:,} matches; staff may plan at most "
+                              f"{settings.ARENA['MAX_MATCHES_PER_STAFF_TOURNAMENT']:,} (the platform's own commands "
+                              "are not bound)")
     tournament = Tournament.objects.create(
         name=name, game=game, format=format, seats_per_match=seats, games_per_pairing=games_per_pairing,
         options=options, seed=seed, rounds=rounds, max_matches=max_matches, created_by=created_by,

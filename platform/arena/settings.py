@@ -368,6 +368,8 @@ ARENA = {
     # tournament, and matches still to play over all their running tournaments.
     "MAX_MATCHES_PER_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_TOURNAMENT", 1000)),
     "MAX_QUEUED_MATCHES_PER_USER": int(os.environ.get("ARENA_MAX_QUEUED_MATCHES_PER_USER", 2000)),
+    # Staff are not bound by those, but a tournament of theirs is created in one request: a ceiling for typos.
+    "MAX_MATCHES_PER_STAFF_TOURNAMENT": int(os.environ.get("ARENA_MAX_MATCHES_PER_STAFF_TOURNAMENT", 100_000)),
     # Uploaded versions a player may have waiting for validation (each plays validation matches).
     "MAX_PENDING_VERSIONS_PER_USER": int(os.environ.get("ARENA_MAX_PENDING_VERSIONS_PER_USER", 5)),
     # Scheduled tournaments and recurring schedules a player may have still to come.

@@ -399,3 +399,18 @@ def test_a_lucky_peak_cannot_be_frozen_on_the_board_by_uploading_again(mallory, 
         == [again.pk]
     assert Rating.objects.filter(bot_version=peak, games=6).exists()  # its history stays, on the bot's page
     assert str(peak.pk) in Client().get(f"/bots/{peak.bot_id}/").content.decode()
+
+
+def test_a_staff_tournament_has_a_ceiling_the_platforms_own_has_none(staff, builtin_versions, settings):
+    """Staff are trusted, not typo-proof: a tournament is expanded in the one request that creates it."""
+    settings.ARENA = {**settings.ARENA, "MAX_MATCHES_PER_STAFF_TOURNAMENT": 10}
+    too_many = token_client(staff).post("/api/tournaments/", body(bots=["random", "heuristic"], games_per_pairing=12),
+                                        format="json")
+    assert too_many.status_code == 400 and "staff may plan at most 10" in too_many.json()["detail"]
+    assert not Tournament.objects.exists()
+    fits = token_client(staff).post("/api/tournaments/", body(bots=["random", "heuristic"], games_per_pairing=10),
+                                    format="json")
+    assert fits.status_code == 201
+    platform = services.create_tournament(name="p", game="port_royal", seats=2, games_per_pairing=12,
+                                          bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]])
+    assert platform.matches.count() == 12
