@@ -100,7 +100,7 @@ def board_size(game: str, ruleset: str = STANDARD, players: str | None = None, s
     key = "board-size:" + hashlib.sha1(repr((game, ruleset, players, stamp)).encode()).hexdigest()
     size = cache_get(key)
     if size is None:
-        size = _ratings(game, ruleset, players).filter(~superseded(), games__gt=0).count()
+        size = leaderboard(game, ruleset, players).count()
         cache_set(key, size, CACHE_SECONDS)
     return size
 

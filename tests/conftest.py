@@ -14,6 +14,19 @@ def builtin_versions(db):
     return {v.builtin_name: v for v in register_builtin_bots(["port_royal"])}
 
 
+@pytest.fixture
+def played(builtin_versions):
+    """A rated Port Royal tournament, "Summer Cup", of the built-in random and heuristic bots, its 2 matches played."""
+    from tournaments import pipeline, services
+
+    tournament = services.create_tournament(name="Summer Cup", game="port_royal", seats=2, games_per_pairing=2,
+                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
+                                            rated=True)
+    for match in tournament.matches.all():
+        pipeline.run_match(match.pk)
+    return tournament
+
+
 # In CI (and wherever services are required) a missing sandbox fails the sandbox tests instead of skipping them.
 REQUIRED = tools_required()
 

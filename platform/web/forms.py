@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from arena.text import control_character
+from bots.services import UploadError, check_description
 from engines.games import available_games, get_game
 
 from players.models import Player
@@ -41,9 +41,10 @@ class UploadForm(forms.Form):
     def clean_description(self) -> str:
         """The upload's own check (``bots.services.check_description``), said under the description's field."""
         description = self.cleaned_data["description"]
-        bad = control_character(description)
-        if bad is not None:
-            raise forms.ValidationError(f"holds the control character {bad}: a description is one line of plain text")
+        try:
+            check_description(description)
+        except UploadError as exc:
+            raise forms.ValidationError(str(exc)) from None
         return description
 
 

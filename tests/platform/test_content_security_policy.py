@@ -7,7 +7,6 @@ import pytest
 from django.test import Client
 
 from players.models import Player
-from tournaments import pipeline, services
 
 STRICT = {
     "default-src": ["'self'"],
@@ -64,16 +63,6 @@ def event_handlers(html: str) -> list[str]:
     """Inline event handler attributes (onclick=...) in the markup, scripts' text left out."""
     markup = re.sub(r"<script\b[^>]*>.*?</script>", "", html, flags=re.S)
     return re.findall(r"<[^>]*\son[a-z]+\s*=", markup, re.I)
-
-
-@pytest.fixture
-def played(builtin_versions):
-    tournament = services.create_tournament(name="Summer Cup", game="port_royal", seats=2, games_per_pairing=1,
-                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
-                                            rated=True)
-    for match in tournament.matches.all():
-        pipeline.run_match(match.pk)
-    return tournament
 
 
 @pytest.fixture

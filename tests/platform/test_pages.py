@@ -5,19 +5,9 @@ import pytest
 from django.test import Client
 
 from players.models import Player
-from tournaments import pipeline, services
+from tournaments import pipeline
 from tournaments.models import MatchSeat
 from tournaments.selectors import match_log
-
-
-@pytest.fixture
-def played(builtin_versions):
-    tournament = services.create_tournament(name="Summer Cup", game="port_royal", seats=2, games_per_pairing=2,
-                                            bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],
-                                            rated=True)
-    for match in tournament.matches.all():
-        pipeline.run_match(match.pk)
-    return tournament
 
 
 def test_home_lists_the_games_and_tournaments(played):

@@ -383,17 +383,23 @@ def test_a_lucky_peak_cannot_be_frozen_on_the_board_by_uploading_again(mallory, 
     assert [row["bot_version"] for row in before["rows"]] == [peak.pk] and before["count"] == 1
     again = BotVersion.objects.create(bot=peak.bot, number=2, kind="upload", status="valid")
     assert peak.pk in {r.bot_version_id for r in leaderboard("port_royal")}  # until v2 is rated, v1 stays
-    rate([again, random], [1, 0])  # v2's first match: a loss
+    two_players = leaderboard_rows("port_royal", players="2")  # cached: v1 leads the two-player board
+    assert [row["bot_version"] for row in two_players["rows"]] == [peak.pk, random.pk]
+    rate([again, random, builtin_versions["heuristic"]], [0, 1, 2])  # v2 first rated at three players
+    rows = leaderboard_rows("port_royal", players="2")  # that board's own ratings did not move: the stamp did
+    assert [row["bot_version"] for row in rows["rows"]] == [random.pk] and rows["count"] == 1
+    rate([again, random], [1, 0])  # then a loss at two
     board = [r.bot_version_id for r in leaderboard("port_royal")]
-    assert again.pk in board and peak.pk not in board and board.index(again.pk) > board.index(random.pk)
+    assert again.pk in board and peak.pk not in board
     for players in (None, "2"):
         rows = leaderboard_rows("port_royal", players=players)  # the cached pages above are stale now: a new stamp
         assert [row["bot_version"] for row in rows["rows"] if row["bot"] == peak.bot_id] == [again.pk]
-        assert rows["count"] == len(rows["rows"]) == 2
+        assert rows["count"] == len(rows["rows"]) == (3 if players is None else 2)  # heuristic played at three
     found = leaderboard_rows("port_royal", search="lucky")
     assert [row["bot_version"] for row in found["rows"]] == [again.pk] and found["count"] == 1
     api = Client().get("/api/leaderboards/port_royal/").json()
-    assert [row["bot_version"] for row in api["results"]] == [random.pk, again.pk] and api["count"] == 2
+    assert again.pk in {row["bot_version"] for row in api["results"]} and peak.pk not in \
+        {row["bot_version"] for row in api["results"]} and api["count"] == 3
     assert recompute("port_royal", "elo")
     assert [r.bot_version_id for r in model_leaderboard("elo", "port_royal") if r.bot_version.bot_id == peak.bot_id] \
         == [again.pk]
