@@ -19,11 +19,19 @@ a taker that renames it mid-write takes the lock shared before reading, and puts
 empty (renamed between its creation and its writer's lock). The message files stay kombu's, so the
 doorbell reads the queue as before (``tournaments.doorbell.waiting_match_ids``).
 
+And it keeps the exchange tables whole. kombu binds a queue to a fanout exchange (a worker's remote-control
+queue to ``celery.pidbox``) by truncating the table's file before it locks it when the file was missing,
+and by writing a table without truncating: two workers starting together lost one's binding (that worker
+never heard a ping, a shutdown or a revoke) or left a table that no longer parsed, and every later worker
+then failed to start. Here a table is read, changed and written whole under one exclusive lock, and a
+table damaged that way before keeps the bindings it still holds.
+
 Settings use it for ``filesystem://`` through ``CELERY_BROKER_TRANSPORT``.
 """
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import time
 from collections import deque
@@ -99,6 +107,55 @@ class Channel(filesystem.Channel):
                 raise ChannelError(f"Cannot read file {taken!r} from queue.") from exc
             return loads(bytes_to_str(payload))
         raise Empty()
+
+    def get_table(self, exchange: str) -> list[filesystem.exchange_queue_t]:
+        """The queues bound to ``exchange``, read under a shared lock."""
+        path = self._exchange_file(exchange)
+        try:
+            with open(path, "rb") as fh:
+                fcntl.flock(fh, fcntl.LOCK_SH)
+                return _bindings(fh.read())
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise ChannelError(f"Cannot open {path}") from exc
+
+    def _queue_bind(self, exchange: str, routing_key: str, pattern: str, queue: str) -> None:
+        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        self._change_table(exchange, lambda table: table if binding in table else [binding, *table])
+
+    def _delete(self, queue: str, exchange: str, routing_key: str, pattern: str, *args: Any, **kwargs: Any) -> None:
+        # kombu's virtual channel forgets the queue; its table is changed here, not by kombu's filesystem channel
+        super(filesystem.Channel, self)._delete(queue, exchange, routing_key, pattern, *args, **kwargs)
+        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        if self._exchange_file(exchange).exists():
+            self._change_table(exchange, lambda table: [b for b in table if b != binding])
+
+    def _change_table(self, exchange: str, change: Any) -> None:
+        """Read, change and write ``exchange``'s table whole under one exclusive lock (never truncated
+        before the lock is held)."""
+        path = self._exchange_file(exchange)
+        self.control_folder.mkdir(exist_ok=True)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise ChannelError(f"Cannot open {path}") from exc
+        with os.fdopen(fd, "r+b", buffering=0) as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            table = change(_bindings(fh.read()))
+            fh.seek(0)
+            fh.write(json.dumps(table).encode())
+            fh.truncate()
+
+
+def _bindings(text: bytes) -> list[filesystem.exchange_queue_t]:
+    """An exchange table's bindings: none for an empty file (created, not yet written); of a table left
+    damaged by kombu's own binding (a shorter table written over a longer one), the whole one at its start."""
+    try:
+        table, _ = json.JSONDecoder().raw_decode(text.decode("utf-8", "replace"))
+        return [filesystem.exchange_queue_t(*row) for row in table]
+    except (ValueError, TypeError):
+        return []
 
 
 class Transport(filesystem.Transport):

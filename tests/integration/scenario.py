@@ -28,17 +28,19 @@ from bots.services import register_builtin_bots  # noqa: E402
 from ratings.models import Rating, RatingChange  # noqa: E402
 from tournaments import pipeline, services  # noqa: E402
 from tournaments.models import Match  # noqa: E402
-from tournaments.workers import start_workers, stop_workers  # noqa: E402
+from tournaments.workers import logs_dir, start_workers, stop_workers  # noqa: E402
 
 
 def main(workers: int, games: int) -> dict:
     call_command("migrate", verbosity=0, interactive=False)
     procs = start_workers(workers, name="it")
     try:
-        deadline = time.monotonic() + 60
-        while len(app.control.ping(timeout=0.5) or []) < workers:
-            if time.monotonic() > deadline:
-                raise SystemExit("workers did not come up")
+        deadline, heard = time.monotonic() + 60, set()
+        while len(heard) < workers:
+            heard.update(name for reply in app.control.ping(timeout=0.5) or [] for name in reply)
+            if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+                logs = "".join(log.read_text()[-1500:] for log in sorted(logs_dir().glob("it-*.log")))
+                raise SystemExit(f"workers did not come up (heard {sorted(heard)}):\n{logs}")
         versions = {v.builtin_name: v for v in register_builtin_bots(["port_royal"])}
         with transaction.atomic():  # the matches are enqueued when this commits
             tournament = services.create_tournament(

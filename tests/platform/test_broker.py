@@ -1,13 +1,14 @@
 """The embedded broker (arena/broker.py): kombu's filesystem transport taking from a kept listing, on a real
 folder, through kombu's own queues."""
 import fcntl
+import multiprocessing
 import os
 import threading
 import time
 
 import pytest
 from django.conf import settings
-from kombu import Connection
+from kombu import Connection, Exchange, Producer, Queue
 from kombu.transport.virtual import BrokerState
 
 from arena.broker import Transport
@@ -162,6 +163,82 @@ def test_an_empty_message_file_is_put_back_for_its_writer(tmp_path):
         assert os.listdir(tmp_path / "queue") == [name]  # back, not lost
         (tmp_path / "queue" / name).write_bytes(whole)
         assert queue.get(block=False).payload == {"match": 1}
+
+
+BROADCAST = Exchange("celery.pidbox", type="fanout")  # where Celery's remote control broadcasts
+
+
+def remote_control_queue(conn, worker: str) -> Queue:
+    """A worker's remote-control queue, declared and bound to the broadcast exchange as Celery does."""
+    queue = Queue(f"{worker}.celery.pidbox", BROADCAST)(conn.default_channel)
+    queue.declare()
+    return queue
+
+
+def heard(queue: Queue) -> list:
+    """What a remote-control queue holds, taken."""
+    taken = []
+    while (message := queue.get(no_ack=True)) is not None:
+        taken.append(message.payload)
+    return taken
+
+
+def broadcast(conn, body: dict) -> None:
+    Producer(conn.default_channel).publish(body, exchange=BROADCAST, routing_key="")
+
+
+def start_worker_binding(folder, worker: str, barrier) -> None:
+    Transport.global_state = BrokerState()  # a worker process starts with no bindings known
+    with connection(folder) as conn:
+        conn.default_channel  # noqa: B018 - connected before the barrier, so the binds meet
+        barrier.wait()
+        remote_control_queue(conn, worker)
+
+
+def test_workers_starting_together_all_hear_a_broadcast(tmp_path):
+    """kombu's own binding truncates a missing table's file before locking it and writes a shorter table
+    without truncating: of eight workers starting at once, most rounds lost a binding (that worker never heard
+    a ping or a shutdown) or left a table that failed every later worker's start."""
+    forked = multiprocessing.get_context("fork")
+    for round_ in range(6):
+        folder = tmp_path / str(round_)
+        folder.mkdir()
+        workers = [f"worker-{i}" for i in range(8)]
+        barrier = forked.Barrier(len(workers))
+        children = [forked.Process(target=start_worker_binding, args=(folder, w, barrier)) for w in workers]
+        for child in children:
+            child.start()
+        for child in children:
+            child.join(30)
+        assert [child.exitcode for child in children] == [0] * len(workers)
+        with connection(folder) as conn:
+            broadcast(conn, {"method": "ping", "round": round_})
+            rounds = {w: [m["round"] for m in heard(remote_control_queue(conn, w))] for w in workers}
+        assert rounds == {w: [round_] for w in workers}
+
+
+def test_a_damaged_exchange_table_keeps_its_bindings(tmp_path):
+    """A table left damaged by kombu's own binding (a shorter table written over a longer one) keeps the
+    bindings at its start, and the next binding writes it whole again."""
+    with connection(tmp_path) as conn:
+        remote_control_queue(conn, "worker-1")
+        table = tmp_path / "control" / "celery.pidbox.exchange"
+        table.write_bytes(table.read_bytes() + b'"], ["", "", "gone"]]')
+        remote_control_queue(conn, "worker-2")
+        broadcast(conn, {"method": "ping"})
+        assert heard(remote_control_queue(conn, "worker-1")) == [{"method": "ping"}]
+        assert heard(remote_control_queue(conn, "worker-2")) == [{"method": "ping"}]
+        assert sorted(q for _, _, q in conn.default_channel.get_table("celery.pidbox")) == [
+            "worker-1.celery.pidbox", "worker-2.celery.pidbox"]
+
+
+def test_a_deleted_queue_leaves_the_exchange_table(tmp_path):
+    with connection(tmp_path) as conn:
+        remote_control_queue(conn, "worker-1")
+        remote_control_queue(conn, "worker-2").delete()
+        assert [q for _, _, q in conn.default_channel.get_table("celery.pidbox")] == ["worker-1.celery.pidbox"]
+        broadcast(conn, {"method": "shutdown"})
+        assert heard(remote_control_queue(conn, "worker-1")) == [{"method": "shutdown"}]
 
 
 def test_the_embedded_settings_use_it():
