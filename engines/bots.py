@@ -35,9 +35,11 @@ class Bot(ABC):
         """Called once before the first decision."""
         self.game_id, self.seat, self.num_players, self.options = game_id, seat, num_players, options
 
-    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
+    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
+               match_ms: int | None = None) -> None:
         """``start`` in two steps, this one and ``ready``, so that a match's bots can start at once (a program
-        is launched here and awaited in ``ready``). A bot that starts in one step does it all here."""
+        is launched here and awaited in ``ready``). A bot that starts in one step does it all here.
+        ``match_ms`` is the seat's time bank for the whole match (None: none), told to programs in ``start``."""
         self.start(game_id, seat, num_players, options)
 
     def ready(self) -> None:

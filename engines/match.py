@@ -151,7 +151,7 @@ def play_match(
         launched = []
         for seat, bot in enumerate(bots):  # every program is launched before any is awaited: they start at once
             try:
-                bot.launch(game_id, seat, n, opts)
+                bot.launch(game_id, seat, n, opts, limits.match_ms)
                 launched.append(seat)
             except BotFault as exc:
                 fault(seat, exc, 0)

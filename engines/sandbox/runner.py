@@ -318,10 +318,12 @@ class ProgramBot(Bot):
         self.launch(game_id, seat, num_players, options)
         self.ready()
 
-    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any]) -> None:
-        """Launch the program and send it ``start`` without waiting for its answer (``ready`` waits)."""
+    def launch(self, game_id: str, seat: int, num_players: int, options: Mapping[str, Any],
+               match_ms: int | None = None) -> None:
+        """Launch the program and send it ``start`` (with its move limit and its time bank ``match_ms``)
+        without waiting for its answer (``ready`` waits)."""
         super().start(game_id, seat, num_players, options)
-        self._start_msg = protocol.start_message(game_id, seat, num_players, options, self.limits.move_ms)
+        self._start_msg = protocol.start_message(game_id, seat, num_players, options, self.limits.move_ms, match_ms)
         self._spawn()
 
     def ready(self) -> None:
