@@ -139,6 +139,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+STDERR_LINES_SHOWN = 20
+
+
 def print_result(log: MatchLog) -> None:
     """Print a match's places (1 = first) with each seat's score, faults and forfeit, then the faults."""
     outcome = log.outcome or {}
@@ -155,6 +158,12 @@ def print_result(log: MatchLog) -> None:
         print(f"  place {outcome['ranks'][seat] + 1}  seat {seat}  {log.seats[seat]:<20} score {outcome['scores'][seat]}{extra}")
     for f in log.faults:
         print(f"  fault: seat {f['seat']} move {f['move']} {f['kind']}: {f['detail']}")
+    for seat, tail in sorted(log.stderr.items()):  # a program's prints and tracebacks (the log keeps more)
+        lines = tail.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:]
+        if lines:
+            print(f"  seat {seat} wrote on stderr (its last {len(lines)} lines):")
+            for line in lines:
+                print(f"    | {line[:200]}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

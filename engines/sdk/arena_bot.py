@@ -211,6 +211,11 @@ for _name in ("__getitem__", "__iter__", "__len__", "__contains__", "__eq__", "_
         setattr(_Unread, _name, _reading(_name))
 
 
+def _not_an_index(answer: Any) -> str:
+    return (f"act must return the index of its choice in legal_actions (an int from 0), "
+            f"not {type(answer).__name__} {str(answer)[:100]!r}")
+
+
 def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None = None,
         end: Callable[[dict], None] | None = None, stdin: Any = None, stdout: Any = None,
         deltas: bool = False) -> None:
@@ -244,7 +249,10 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
                 match.time_left_ms = None if time_left == b"null" else int(time_left)
                 match.move = int(move)
                 index = act(_Unread.of(line[begin:last]), _decode(line[head.end():begin - 15]))
-                write(b'{"action":%d}\n' % int(index))
+                try:
+                    write(b'{"action":%d}\n' % int(index))
+                except (TypeError, ValueError):
+                    raise TypeError(_not_an_index(index)) from None
                 if flush is not None:
                     flush()
                 line = head = None
@@ -269,7 +277,10 @@ def run(act: Callable[[dict, list], int], start: Callable[[Match], None] | None 
                 legal = message.get("legal_actions", legal)
                 # new top-level containers for the bot: what it does to them cannot reach the SDK's
                 index = act(dict(observation), list(legal))
-            write(b'{"action":%d}\n' % int(index))
+            try:
+                write(b'{"action":%d}\n' % int(index))
+            except (TypeError, ValueError):
+                raise TypeError(_not_an_index(index)) from None
         elif kind == "start":
             if message.get("protocol") != PROTOCOL:
                 print(f"arena_bot: the host speaks protocol {message.get('protocol')}, this SDK {PROTOCOL}",

@@ -89,6 +89,20 @@ def test_sdk_speaks_the_protocol():
     assert seen == {"seat": 1, "game": "count", "time": [900, 800], "outcome": {"ranks": [1, 0], "scores": [1.0, 2.0]}}
 
 
+@pytest.mark.parametrize("reads_observation", [False, True])  # the SDK's two loops (observation left unread or not)
+@pytest.mark.parametrize("answer", [{"type": "a"}, None, "first"])
+def test_sdk_says_act_must_return_an_index(answer, reads_observation):
+    arena_bot = load_sdk()
+    messages = [protocol.start_message("count", 0, 2, {}, 500),
+                protocol.act_message({"total": 0}, [{"type": "a"}, {"type": "b"}], None, 0)]
+    stdin = io.BytesIO(b"".join(protocol.encode(m) for m in messages))
+    act = (lambda observation, legal_actions: observation and answer) if reads_observation else \
+        (lambda o, legal_actions: answer)
+    with pytest.raises(TypeError, match=f"act must return the index of its choice in legal_actions .*, not "
+                                        f"{type(answer).__name__}"):
+        arena_bot.run(act, stdin=stdin, stdout=io.BytesIO())
+
+
 # --- ProgramBot --------------------------------------------------------------------------------
 
 def test_untrusted_refused_without_bwrap(tmp_path, monkeypatch):
@@ -174,6 +188,23 @@ def test_restart_after_a_crash_and_time_bank(tmp_path, count_game, trusted):
     bot.close()
 
 
+@pytest.mark.parametrize("trusted", _modes())
+def test_start_tells_the_time_bank_the_match_keeps(tmp_path, count_game, trusted):
+    """``limits.match_ms`` in ``start`` is the bank the match enforces (it said null while a bank ran out)."""
+    path = write_bot(tmp_path / "b", """
+        import sys, arena_bot
+        def act(observation, legal_actions):
+            print("LIMITS", arena_bot.match.limits["move_ms"], arena_bot.match.limits["match_ms"], file=sys.stderr)
+            return 0
+        arena_bot.run(act)
+        """)
+    for bank in (120_000, None):
+        bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+        log = play_match("count", [bot, RandomBot(seed=3)], seed=1, limits=MatchLimits(match_ms=bank))
+        assert not log.faults
+        assert f"LIMITS {LIMITS.move_ms} {bank}" in bot.stderr_tail()
+
+
 # --- starters ----------------------------------------------------------------------------------
 
 class StarterInProcess(Bot):
@@ -256,6 +287,23 @@ def test_cli_play_with_seat_view_and_log(tmp_path):
     replayed = subprocess.run([sys.executable, "-m", "engines", "replay", str(log_path)], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
     assert replayed.returncode == 0 and "replay ok" in replayed.stdout
+
+
+def test_cli_play_shows_a_crashing_bot_s_traceback(tmp_path):
+    path = write_bot(tmp_path / "b", """
+        import arena_bot
+        def act(observation, legal_actions):
+            print("thinking about move", arena_bot.match.move)
+            return observation["no_such_field"]
+        arena_bot.run(act)
+        """)
+    result = subprocess.run([sys.executable, "-m", "engines", "play", "--game", "port_royal", "--bots", str(path),
+                             "random", "--seed", "3", "--trusted"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr  # the match was played: the faults are its result
+    assert "fault: seat 0 move 0 crash" in result.stdout and "forfeited" in result.stdout
+    shown = result.stdout.split("seat 0 wrote on stderr", 1)[1].splitlines()
+    assert "    | KeyError: 'no_such_field'" in shown and any("thinking about move" in line for line in shown)
+    assert len(shown) <= 21
 
 
 def test_doc_has_an_example_per_present_game():
