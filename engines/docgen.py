@@ -16,7 +16,7 @@ from pathlib import Path
 from functools import cache
 from typing import Any, Callable, Sequence
 
-from engines.core import Game, Option
+from engines.core import BadOptions, Game, Option
 from engines.fields import Checker, Field, check_game
 from engines.games import GAME_IDS, available_games, get_game
 from engines.protocol import example_exchange, render_exchange
@@ -80,8 +80,9 @@ def rules_section(game: Game) -> str:
     if not game.rules_brief:
         return ""
     return ("## The rules in brief\n\n"
-            f"A summary for bot authors; § numbers are the sections of the full rules ({game.id}.md), which the "
-            "engine implements exactly. The engine refuses an illegal action naming the rule it breaks.\n\n"
+            "A summary for bot authors of the published rules, which the engine implements exactly. § numbers are "
+            "the sections of the engine's rules specification: the engine names them when it refuses an illegal "
+            "action, and this summary gives each rule a bot needs with its section.\n\n"
             + game.rules_brief)
 
 
@@ -211,10 +212,21 @@ GAME_SECTIONS: list[Callable[[Game], str]] = [rules_section, observation_section
                                               options_section, presets_section]
 
 
+def players_line(game: Game) -> str:
+    """The player counts, and those the default options refuse with the option that allows them."""
+    needs = []
+    for n in range(game.min_players, game.max_players + 1):
+        try:
+            game.check_table(n)
+        except BadOptions as exc:
+            needs.append(f"{n} only with the option `{exc.option}`" if exc.option else f"{n} not with the defaults")
+    return f"{game.min_players}-{game.max_players} players" + (f" ({'; '.join(needs)})" if needs else "")
+
+
 def game_page(game: Game) -> str:
     """The whole of docs/games/<game>.md."""
     head = (f"# {game.name}\n\n"
-            f"Game id `{game.id}`, {game.min_players}-{game.max_players} players. Generated from the engine by "
+            f"Game id `{game.id}`, {players_line(game)}. Generated from the engine by "
             f"`{COMMAND}`: do not edit by hand.\n")
     return "\n".join([head, *(text for section in GAME_SECTIONS if (text := section(game)))])
 

@@ -315,6 +315,7 @@ def example_exchange(game_id: str, num_players: int | None = None, seed: int = 1
     the first legal action. ``skip`` seat-0 decisions are played silently before the ones shown.
     Returns ``[(direction, message)]`` where direction is ``"host"`` or ``"bot"``.
     """
+    import copy
     import random
 
     from engines.games import get_game
@@ -337,7 +338,8 @@ def example_exchange(game_id: str, num_players: int | None = None, seed: int = 1
             if seen > skip and shown < decisions:
                 shown += 1
                 choice = 0
-                lines.append(("host", act_message(game.observe(state, 0), legal, 118_000, move)))
+                # a copy: an observation may share lists with the state, which the rest of the game changes
+                lines.append(("host", copy.deepcopy(act_message(game.observe(state, 0), legal, 118_000, move))))
                 lines.append(("bot", {"action": choice}))
         game.apply(state, seat, legal[choice])
         move += 1

@@ -28,7 +28,7 @@ OBSERVATION_FIELDS: tuple[Field, ...] = (
     Field("players", "list", "every seat, in seat order (all public, §7)"),
     Field("players[]", "object", "one seat"),
     Field("players[].seat", "int", "the seat"),
-    Field("players[].money", "int", "Florins"),
+    Field("players[].money", "int", "Florins; below 0 after a compulsory repayment the seat could not afford (§5.2, a house rule): it can then afford nothing; the final score is this money and may be negative"),
     Field("players[].ship", "object", "its ship"),
     Field("players[].ship.at", "str", _CITY + ", `BANK` or `OFFBOARD` (before its first turn)"),
     Field("players[].ship.harbor", "int", "the harbour space it anchors on (1 = H1, 2 = H2; §4.4.2); null "

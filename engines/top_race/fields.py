@@ -36,7 +36,7 @@ OBSERVATION_FIELDS: tuple[Field, ...] = (
     Field("cash[]", "int", "money"),
     Field("owners", "map", "car -> its owner this race (§4.1)"),
     Field("owners{}", "int", "the seat; null: not sold (yet), or Shares (no owners)", nullable=True),
-    Field("cars", "map", "car -> where it is; an empty object before the race starts"),
+    Field("cars", "map", "every car -> where it is; an empty object for a car not on the track yet"),
     Field("cars{}", "object", "one car: at most one of the keys below"),
     Field("cars{}.space", "str", "on the track: " + _SPACE, optional=True),
     Field("cars{}.place", "int", "finished in this place (1-6, §4.8)", optional=True),

@@ -20,3 +20,15 @@ def test_every_game_page_lists_every_option_and_preset():
             assert f"| `{spec.name}` |" in text
         for preset in game.rated_presets:
             assert f"| `{preset}` |" in text
+
+
+def test_an_example_s_decisions_are_the_lines_sent_at_that_moment():
+    """Each act of an example exchange is what the host sent at that decision, not the observation as the
+    rest of the game left it (Top Race's race results showed the whole game during race 1)."""
+    from engines.games import GAME_IDS
+    from engines.protocol import encode, example_exchange
+
+    for game_id in GAME_IDS:
+        for direction, message in example_exchange(game_id, decisions=3, skip=3):
+            if direction == "host" and message["type"] == "act":
+                assert message["observation_bytes"] == len(encode(message["observation"])) - 1, game_id
