@@ -100,9 +100,12 @@ def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float] | Non
     return mean, (mean - half, mean + half)
 
 
-def summarize(places: Sequence[float]) -> dict[str, Any]:
-    """Average place and its 95% confidence interval, rounded for people (ci95 None under 2 samples)."""
+def summarize(places: Sequence[float], seats: int | None = None) -> dict[str, Any]:
+    """Average place and its 95% confidence interval, rounded for people (ci95 None under 2 samples); with
+    ``seats`` the interval is cut to the places that exist, 1..seats (the t interval of few games is wider)."""
     mean, ci = mean_ci95(places)
+    if ci and seats:
+        ci = (max(ci[0], 1.0), min(ci[1], float(seats)))
     return {"average_place": round(mean, 4), "ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
 
 
@@ -222,10 +225,10 @@ def versus(game_id: str, specs: Sequence[str], games: int, seed: int = 0,
     for spec in dict.fromkeys(specs):
         p = places[spec]
         wins = sum(1 for x in p if x == 1)
-        row = {"games": len(p), "wins": wins, "win_rate": round(wins / len(p), 4) if p else 0.0, **summarize(p),
+        row = {"games": len(p), "wins": wins, "win_rate": round(wins / len(p), 4) if p else 0.0, **summarize(p, len(specs)),
                "faults": faults[spec], "forfeits": forfeits[spec]}
         if duplicate:  # the series are the independent samples
-            row["ci95"] = summarize([s["bots"][spec]["average_place"] for s in series])["ci95"]
+            row["ci95"] = summarize([s["bots"][spec]["average_place"] for s in series], len(specs))["ci95"]
             row["series_won"] = sum(1 for s in series if s["bots"][spec]["won"])
         bots[spec] = row
     return {"game": game_id, "seats": list(specs), "games": games, "duplicate": duplicate,

@@ -36,6 +36,8 @@ def test_average_place_and_its_confidence_interval():
     assert mean == 2.5 and high - mean == pytest.approx(3.182446 * math.sqrt(5 / 3) / 2, abs=1e-6)
     assert summarize([2]) == {"average_place": 2.0, "ci95": None}
     assert summarize([1, 1, 1])["ci95"] == [1.0, 1.0]
+    assert summarize([1, 2, 3, 4], seats=4) == {"average_place": 2.5, "ci95": [1.0, 4.0]}  # no place below 1
+    assert summarize([1, 2, 3, 4], seats=6)["ci95"] == [1.0, 4.5543]
 
 
 def test_builtin_bots_in_parallel_give_the_same_result_as_in_one_process():
@@ -135,7 +137,7 @@ def test_versus_in_duplicate_series_reports_each_series():
     assert heuristic["series_won"] == sum(s["bots"]["heuristic"]["won"] for s in result["series"])
     # The interval is over the two per-series averages.
     averages = [s["bots"]["heuristic"]["average_place"] for s in result["series"]]
-    assert heuristic["ci95"] == summarize(averages)["ci95"]
+    assert heuristic["ci95"] == summarize(averages, len(result["seats"]))["ci95"]
     assert heuristic["average_place"] == round(sum(averages) / 2, 4)
 
 
