@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from typing import Any
 
 Path = list[Any]
@@ -17,8 +18,8 @@ Op = list[Any]
 
 
 def _same_scalar(a: Any, b: Any) -> bool:
-    # True == 1 in Python, but the page must see a changed type.
-    return type(a) is type(b) and a == b
+    # True == 1 in Python, but the page must see a changed type; 0.0 == -0.0, but JSON writes them apart.
+    return type(a) is type(b) and a == b and (type(a) is not float or math.copysign(1.0, a) == math.copysign(1.0, b))
 
 
 def diff(old: Any, new: Any) -> list[Op]:

@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from engines.cli import main
 from engines.games import GAME_IDS, builtin_bots, get_game
@@ -25,7 +25,9 @@ def same_json(a, b) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+@settings(deadline=None)  # a busy machine is no failure
 @given(json_values, json_values)
+@example({"score": 0.0}, {"score": -0.0})  # equal in Python, apart in JSON
 def test_a_delta_turns_the_old_value_into_the_new_one(old, new):
     before = json.dumps(old)
     ops = delta.diff(old, new)
@@ -99,8 +101,10 @@ def test_the_view_command_writes_one_self_contained_page(tmp_path, capsys):
     assert main(["view", str(tmp_path / "missing.json")]) == 1
 
 
+@settings(deadline=None)
 @given(st.dictionaries(st.text(max_size=2), json_values, max_size=5),
        st.dictionaries(st.text(max_size=2), json_values, max_size=5))
+@example({"a": [0.0]}, {"a": [-0.0]})
 def test_the_object_delta_skips_unchanged_members_and_still_turns_old_into_new(old, new):
     ops = delta.diff_objects(old, new)
     assert same_json(delta.apply(old, ops), new)
