@@ -105,6 +105,9 @@ def test_an_injected_script_without_the_nonce_does_not_run(tab, live_server, sit
         return new Promise((done) => setTimeout(() => done(window.injected || null), 300));
     }""")
     assert ran is None
+    # reports come asynchronously (the handler's once the image has failed): wait for both
+    t.page.wait_for_function("""() => (window.cspViolations || []).some((v) => v.startsWith("script-src-attr"))
+        && window.cspViolations.some((v) => v.startsWith("script-src-elem"))""")
     blocked = t.js("window.cspViolations")
     assert any(v.startswith("script-src-elem blocked inline") for v in blocked), blocked
     assert any(v.startswith("script-src-attr blocked inline") for v in blocked), blocked

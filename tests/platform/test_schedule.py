@@ -118,7 +118,7 @@ def test_the_scheduler_turn_starts_due_tournaments_and_tops_up_ladders(people, s
         make_bot(people[owner], f"x{i}")
     lad = ladder.start_ladder("port_royal")
     Match.objects.filter(tournament=lad.tournament).delete()  # as if the ladder's matches were lost
-    cup = schedule.schedule_tournament(organiser=None, starts_at=now + timedelta(seconds=1), **SHAPE)
+    cup = schedule.schedule_tournament(organiser=None, starts_at=now + timedelta(seconds=1), now=now, **SHAPE)
     done = schedule.run_scheduler(now=now + timedelta(seconds=2))
     cup.refresh_from_db()
     assert done["started"] == 1 and cup.status == "not_started"  # nobody entered

@@ -3,7 +3,7 @@ alongside, messages larger than a pipe holds; and the protocol bench's like-with
 from __future__ import annotations
 
 import os
-import time
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -81,7 +81,7 @@ if n == 1:
 """, trusted) as bot:
         assert bot.act({}, [1, 2, 3]) == 0
         assert bot.act({}, [1, 2, 3]) == 0
-        time.sleep(0.3)  # the stray line is in the pipe now
+        assert select.select([bot._proc.stdout], [], [], 30)[0]  # the stray line is in the pipe now
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "protocol" and "no answer was asked" in info.value.detail

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -164,11 +165,12 @@ def test_restart_after_a_crash_and_time_bank(tmp_path, count_game, trusted):
             if arena_bot.match.move == 0:
                 sys.exit("x" * 20000 + " first move: crash")
             if arena_bot.match.move == 4:
-                time.sleep(0.6)   # within move_ms (1 s) but over the 300 ms left in the bank
+                time.sleep(0.6)   # within move_ms but over the 300 ms left in the bank
             return 2
         arena_bot.run(act)
         """)
-    bot = ProgramBot.from_path(path, trusted=trusted, limits=LIMITS)
+    # move 4's 0.6 s well within its move limit here (a busy machine may add to it); the bank's 300 ms below
+    bot = ProgramBot.from_path(path, trusted=trusted, limits=replace(LIMITS, move_ms=5000))
     log = play_match("count", [bot, RandomBot(seed=3)], seed=1, limits=MatchLimits(match_ms=None))
     assert [(f["move"], f["kind"]) for f in log.faults] == [(0, "crash")]
     assert "first move: crash" in log.faults[0]["stderr_tail"]
@@ -427,9 +429,10 @@ def test_the_sdk_imports_orjson_only_for_a_long_match():
 
 
 @pytest.mark.parametrize("trusted", _modes())
-def test_a_bot_s_last_words_after_end_reach_its_log(tmp_path, count_game, trusted):
+def test_a_bot_s_last_words_after_end_reach_its_log(tmp_path, count_game, trusted, monkeypatch):
     """After ``end`` a program may still write on stderr until it exits (the bots of a match are ended
     together, then each closed once it has exited); one that does not exit is killed after its grace."""
+    monkeypatch.setattr(runner, "END_GRACE_S", 3.0)  # the polite bots' 0.1 s, with room for a busy machine
     polite = write_bot(tmp_path / "polite", """
         import sys, time
         import arena_bot
