@@ -145,7 +145,8 @@ def _parse_object(line: bytes) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise ProtocolError("garbage", f"answer is not JSON ({exc}): {text[:80]!r}") from None
+        raise ProtocolError("garbage", f"answer is not JSON ({exc}): {text[:80]!r} "
+                                       "(stdout is for answers only: print diagnostics to stderr)") from None
     except RecursionError:  # arrays or objects nested thousands deep: a bot must not fail the match this way
         raise ProtocolError("garbage", f"answer is nested too deeply to be an answer: {text[:80]!r}") from None
     if not isinstance(value, dict):

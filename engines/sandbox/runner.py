@@ -741,7 +741,8 @@ class ProgramBot(Bot):
             del buf[:newline + 1]
             if buf:  # more than one line in answer to one request
                 self._kill()
-                raise BotFault("protocol", f"wrote more than one line in answer to {what}", self.stderr_tail())
+                raise BotFault("protocol", f"wrote more than one line in answer to {what} "
+                                           "(print diagnostics to stderr; one answer line per request)", self.stderr_tail())
             return line
         if len(buf) > protocol.MAX_ANSWER_BYTES:
             self._kill()

@@ -308,6 +308,17 @@ def test_cli_play_shows_a_crashing_bot_s_traceback(tmp_path):
     assert len(shown) <= 21
 
 
+def test_cli_play_read_in_part_ends_without_a_traceback():
+    """``play ... | head``: the reader leaves early; the command stops quietly."""
+    proc = subprocess.Popen([sys.executable, "-m", "engines", "play", "--game", "port_royal", "--bots", "heuristic",
+                             "random", "--seat-view", "0"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b'{"decision": 0')
+    proc.stdout.close()
+    assert proc.wait(120) == 1
+    assert b"Traceback" not in proc.stderr.read()
+    proc.stderr.close()
+
+
 def test_doc_has_an_example_per_present_game():
     doc = (REPO / "docs" / "bot-protocol.md").read_text()
     for game in available_games():
