@@ -35,13 +35,15 @@ import json
 import os
 import time
 from collections import deque
-from typing import Any
+from typing import Any, Callable
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.transport.virtual import Empty
 from kombu.utils.encoding import bytes_to_str
 from kombu.utils.json import loads
+
+Binding = filesystem.exchange_queue_t  # (routing key, pattern, queue): one row of an exchange's table
 
 
 class Channel(filesystem.Channel):
@@ -108,7 +110,7 @@ class Channel(filesystem.Channel):
             return loads(bytes_to_str(payload))
         raise Empty()
 
-    def get_table(self, exchange: str) -> list[filesystem.exchange_queue_t]:
+    def get_table(self, exchange: str) -> list[Binding]:
         """The queues bound to ``exchange``, read under a shared lock."""
         path = self._exchange_file(exchange)
         try:
@@ -121,17 +123,17 @@ class Channel(filesystem.Channel):
             raise ChannelError(f"Cannot open {path}") from exc
 
     def _queue_bind(self, exchange: str, routing_key: str, pattern: str, queue: str) -> None:
-        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        binding = Binding(routing_key or "", pattern or "", queue or "")
         self._change_table(exchange, lambda table: table if binding in table else [binding, *table])
 
     def _delete(self, queue: str, exchange: str, routing_key: str, pattern: str, *args: Any, **kwargs: Any) -> None:
         # kombu's virtual channel forgets the queue; its table is changed here, not by kombu's filesystem channel
         super(filesystem.Channel, self)._delete(queue, exchange, routing_key, pattern, *args, **kwargs)
-        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        binding = Binding(routing_key or "", pattern or "", queue or "")
         if self._exchange_file(exchange).exists():
             self._change_table(exchange, lambda table: [b for b in table if b != binding])
 
-    def _change_table(self, exchange: str, change: Any) -> None:
+    def _change_table(self, exchange: str, change: Callable[[list[Binding]], list[Binding]]) -> None:
         """Read, change and write ``exchange``'s table whole under one exclusive lock (never truncated
         before the lock is held)."""
         path = self._exchange_file(exchange)
@@ -148,12 +150,12 @@ class Channel(filesystem.Channel):
             fh.truncate()
 
 
-def _bindings(text: bytes) -> list[filesystem.exchange_queue_t]:
+def _bindings(text: bytes) -> list[Binding]:
     """An exchange table's bindings: none for an empty file (created, not yet written); of a table left
     damaged by kombu's own binding (a shorter table written over a longer one), the whole one at its start."""
     try:
         table, _ = json.JSONDecoder().raw_decode(text.decode("utf-8", "replace"))
-        return [filesystem.exchange_queue_t(*row) for row in table]
+        return [Binding(*row) for row in table]
     except (ValueError, TypeError):
         return []
 
