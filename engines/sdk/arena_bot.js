@@ -101,7 +101,12 @@ async function run(act, {start = null, end = null, input = process.stdin, deltas
         if (own(message, "legal_actions")) legal = message.legal_actions;
         index = await act({...observation}, legal.slice());
       }
-      send({action: Number(index)});
+      const action = Number(index);
+      if (!Number.isInteger(action)) {
+        throw new TypeError("act must return the index of its choice in legal_actions (an integer from 0), not "
+                            + `${typeof index} ${String(JSON.stringify(index)).slice(0, 100)}`);
+      }
+      send({action});
     } else if (message.type === "start") {
       if (message.protocol !== PROTOCOL) {
         console.error(`arena_bot: the host speaks protocol ${message.protocol}, this SDK ${PROTOCOL}`);

@@ -70,6 +70,26 @@ def test_javascript_logs_go_to_stderr_and_async_act_works(tmp_path, trusted):
 
 
 @needs_node
+def test_the_javascript_sdk_says_act_must_return_an_index(tmp_path):
+    """As the Python SDK: an action (or nothing) returned instead of its index stops the bot with a message
+    that says so, in its stderr (the host records the crash)."""
+    path = write_bot(tmp_path / "b", """
+        const arena = require("arena_bot");
+        arena.run((observation, legalActions) => legalActions[0]);
+        """, name="main.js")
+    bot = ProgramBot.from_path(path.parent, trusted=True, limits=LIMITS)
+    try:
+        bot.start("count", 0, 1, {})
+        with pytest.raises(BotFault) as info:
+            bot.act({}, [{"type": "a"}, {"type": "b"}])
+        assert info.value.kind == "crash"
+        assert 'act must return the index of its choice in legal_actions (an integer from 0), not object {"type":"a"}' \
+            in bot.stderr_tail()
+    finally:
+        bot.close()
+
+
+@needs_node
 @pytest.mark.sandbox
 def test_a_javascript_memory_hog_is_stopped_by_the_memory_limit(tmp_path, count_game):
     path = write_bot(tmp_path / "hog", """
