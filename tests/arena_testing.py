@@ -8,6 +8,11 @@ import zipfile
 
 import pytest
 
+# Tests that mostly wait on the clock (leases expiring, workers killed and restarted, links cut) run one after
+# another on one xdist worker (`make test` passes --dist loadgroup and starts a worker more than the cores), so
+# the other workers keep the cores busy meanwhile instead of two of these waiting at once.
+ON_THE_CLOCK = pytest.mark.xdist_group("on_the_clock")
+
 
 def require_services() -> bool:
     """CI sets ARENA_REQUIRE_SERVICES=1: then unreachable services fail tests instead of skipping them."""

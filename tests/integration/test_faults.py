@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_testing import require_services
+from arena_testing import ON_THE_CLOCK, require_services
 
 DRILLS = Path(__file__).with_name("faults.py")
 SIZE = int(os.environ.get("ARENA_FAULT_SIZE", 4))
@@ -56,6 +56,7 @@ def servers_problem() -> str | None:
     return missing_tools()
 
 
+@ON_THE_CLOCK
 @pytest.mark.sandbox
 def test_fault_drills_embedded_sqlite_and_filesystem_broker(tmp_path):
     figures = run_drills("embedded", tmp_path)
@@ -63,6 +64,7 @@ def test_fault_drills_embedded_sqlite_and_filesystem_broker(tmp_path):
     check(figures, {"claim", "kill", "broker", "sigterm"})
 
 
+@ON_THE_CLOCK
 @pytest.mark.services
 @pytest.mark.sandbox
 def test_fault_drills_postgresql_and_redis(tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_testing import require_services
+from arena_testing import ON_THE_CLOCK, require_services
 
 SCRIPT = Path(__file__).with_name("netns.py")
 BOUND_S = 30
@@ -37,6 +37,7 @@ def netns_problem() -> str | None:
     return None
 
 
+@ON_THE_CLOCK
 @pytest.mark.netns
 @pytest.mark.sandbox
 def test_a_tournament_across_hosts_survives_a_cut_link(tmp_path):

@@ -13,7 +13,7 @@ from bots import services
 from tournaments.validation import validate_version
 from bots.models import Bot, BotVersion
 from engines.sandbox import PackageError, ProgramBot, check_package
-from arena_testing import token_client, zip_of
+from arena_testing import ON_THE_CLOCK, token_client, zip_of
 from players.models import Player
 
 STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
@@ -201,6 +201,7 @@ while True:
 """
 
 
+@ON_THE_CLOCK
 @pytest.mark.sandbox
 def test_a_hostile_upload_is_contained_and_the_worker_serves_the_next_match(bob, settings):
     settings.ARENA = {**settings.ARENA, "MOVE_MS": 300}
