@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 PYTEST_ARGS ?=
 # One test process more than the cores: the tests that wait on the clock (arena_testing.ON_THE_CLOCK) keep one
 # process waiting while the others keep every core busy.
-TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1)')
 PORT ?= 8000
 
 .PHONY: setup test demo serve bench clean
