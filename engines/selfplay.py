@@ -43,8 +43,13 @@ def random_playout(game_id: str, num_players: int, seed: int, options: Mapping[s
 
 def _through_json(value: Any) -> Any:
     """``value`` encoded as JSON and decoded again; orjson where installed (a long Catan log: 14 ms instead of 26)."""
-    data = protocol.encode_value(value)
-    return protocol.orjson.loads(data) if protocol.orjson is not None else json.loads(data)
+    orjson = protocol.orjson
+    if orjson is not None:
+        try:
+            return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+        except TypeError:  # an int beyond 64 bits, which orjson neither writes nor reads exactly
+            pass
+    return json.loads(json.dumps(value))
 
 
 def check_playout(game_id: str, num_players: int, seed: int, options: Mapping[str, Any] | None = None,

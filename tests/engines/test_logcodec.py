@@ -140,3 +140,13 @@ def test_forfeited_seats_rank_below_the_others_and_keep_the_games_order_among_th
     assert apply_forfeits(played, [2, 3]).ranks == [0, 1, 3, 3, 2]  # tied in play: tied below the rest
     assert apply_forfeits(played, []).ranks == played.ranks
     assert apply_forfeits(played, [4]).detail["forfeited"] == [4]
+
+
+def test_the_playout_check_round_trips_a_log_as_the_standard_library_does():
+    """check_playout's JSON round trip (orjson where installed) gives what json.loads(json.dumps(...)) gives."""
+    from engines.selfplay import _through_json, random_playout
+
+    log = random_playout("catan", 4, 3).to_dict()
+    odd = {"ints": {1: "a"}, "big": [2 ** 70 + 1, -2 ** 64 - 1], "tuple": (1, (2, 3)), "text": "é\u2028\x00", "float": 0.1}
+    for value in (log, odd):
+        assert _through_json(value) == json.loads(json.dumps(value))
