@@ -512,7 +512,8 @@ class ProgramBot(Bot):
             self.uids.append(config["uid"])
         assert self._start_msg is not None, "start() before act()"
         data = protocol.encode(config) + protocol.encode(self._start_msg)
-        self._starting = self._send(data, self.limits.start_ms)
+        sent = self._send(data)
+        self._starting = memoryview(data)[sent:], time.monotonic() + self.limits.start_ms / 1000
 
     def _new_cgroup(self) -> cgroup.BotCgroup | None:
         """A cgroup for the program about to start, or None where the host makes none (rlimits only, as ever)."""
@@ -598,8 +599,10 @@ class ProgramBot(Bot):
     # --- I/O ----------------------------------------------------------------------------------
     def _check_silent(self) -> None:
         """Output nobody asked for (a second answer, a stray print) breaks the protocol."""
-        if not self._buf and all(fd != self._out_fd for fd, _ in self._poller.poll(0)):
-            return  # nothing on stdout (a poll with no wait: cheaper than a read that fails)
+        if not self._buf:  # a poll with no wait: cheaper than a read that fails
+            events = self._poller.poll(0)
+            if not events or (len(events) == 1 and events[0][0] != self._out_fd):
+                return  # nothing on stdout (stderr is the program's to write)
         try:
             chunk = os.read(self._out_fd, 65536)
         except BlockingIOError:
@@ -629,12 +632,14 @@ class ProgramBot(Bot):
 
     def _exchange(self, data: bytes, limit_ms: int, what: str) -> bytes:
         """Send ``data`` and return the next line from stdout, within ``limit_ms``."""
-        view, deadline = self._send(data, limit_ms)
-        if not view and not self._buf:  # the usual case: all sent; the answer comes alone, in one piece
+        deadline = time.monotonic() + limit_ms / 1000
+        sent = self._send(data)
+        if sent == len(data) and not self._buf:  # the usual case: the answer comes alone, in one piece
+            out_fd = self._out_fd
             events = self._poller.poll(limit_ms)
-            if len(events) == 1 and events[0][0] == self._out_fd:
+            if len(events) == 1 and events[0][0] == out_fd:
                 try:
-                    chunk = os.read(self._out_fd, 65536)
+                    chunk = os.read(out_fd, 65536)
                 except BlockingIOError:
                     chunk = b""
                 if chunk and chunk.find(b"\n") == len(chunk) - 1:
@@ -644,19 +649,17 @@ class ProgramBot(Bot):
                 line = self._line(what)
                 if line is not None:
                     return line
-        return self._receive(view, deadline, limit_ms, what)
+        return self._receive(memoryview(data)[sent:], deadline, limit_ms, what)
 
-    def _send(self, data: bytes, limit_ms: int) -> tuple[memoryview, float]:
-        """Write what of ``data`` the program's stdin takes now; return the rest and the answer's deadline."""
-        deadline = time.monotonic() + limit_ms / 1000
-        view = memoryview(data)
-        try:  # usually the whole message fits into the pipe at once
-            view = view[os.write(self._in_fd, view):]
+    def _send(self, data: bytes) -> int:
+        """Write what of ``data`` the program's stdin takes now (usually all: it fits into the pipe); return how
+        many bytes that was (all of them if the program is gone: its stdout's EOF tells how)."""
+        try:
+            return os.write(self._in_fd, data)
         except BlockingIOError:
-            pass
+            return 0
         except BrokenPipeError:
-            view = view[:0]  # the program is gone; its stdout EOF tells us how
-        return view, deadline
+            return len(data)
 
     def _receive(self, view: memoryview, deadline: float, limit_ms: int, what: str) -> bytes:
         """Write the rest of a message (``view``) and return the next line from stdout, by ``deadline``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import select
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -71,17 +72,24 @@ os.write(2, b'answered %d\\n' % n)
 
 
 @pytest.mark.parametrize("trusted", _modes())
-def test_output_nobody_asked_for(tmp_path, trusted):
-    """A line written after the answer, before the next request, is a protocol fault at that request."""
+@pytest.mark.parametrize("with_stderr", [False, True], ids=["alone", "with_stderr"])
+def test_output_nobody_asked_for(tmp_path, trusted, with_stderr):
+    """A line written after the answer, before the next request, is a protocol fault at that request, also
+    when stderr has something waiting too."""
     with _bot(tmp_path, """
 os.write(1, b'{"action": 0}\\n')
 if n == 1:
     time.sleep(0.05)
+    if %s:
+        os.write(2, b'a note\\n')
     os.write(1, b'{"action": 2}\\n')
-""", trusted) as bot:
+""" % with_stderr, trusted) as bot:
         assert bot.act({}, [1, 2, 3]) == 0
         assert bot.act({}, [1, 2, 3]) == 0
-        assert select.select([bot._proc.stdout], [], [], 30)[0]  # the stray line is in the pipe now
+        pipes = [bot._proc.stdout] + ([bot._proc.stderr] if with_stderr else [])
+        deadline = time.monotonic() + 30
+        while len(select.select(pipes, [], [], 1)[0]) < len(pipes) and time.monotonic() < deadline:
+            pass  # the stray line (and the note) are in the pipes now
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "protocol" and "no answer was asked" in info.value.detail
