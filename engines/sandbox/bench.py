@@ -18,6 +18,10 @@ pipes (no sandbox, no SDK, no deadline, blocking reads) move the same message, i
   the floor does);
 - the standard library: the same with ``json`` on the bot's side (``raw_pipe_us_per_decision``).
 
+The trivial bot's decision splits in two (Python only): the host's part, the real path to a sandboxed program
+that answers every line without the SDK or any JSON (``host_path_us_per_decision``; ``host_encode_us`` of it
+encodes the line), and the SDK's, the rest (``sdk_us_per_decision``).
+
 Where the processes run moves every figure (``placement``): on a virtual machine a wake-up across cores
 costs tens of microseconds (this one: a bytes-only round trip of ~60 µs across cores against ~10 on one
 core), and the kernel puts a bot on either. ``free`` leaves it to the kernel, as in a match; ``same`` puts
@@ -55,6 +59,11 @@ TRIVIAL_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions
 TRIVIAL_DELTA_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: 0, deltas=True)\n"
 #: the same bot reading its observation: the SDK decodes every message whole
 READING_BOT = "import arena_bot\narena_bot.run(lambda observation, legal_actions: len(observation) and 0)\n"
+#: a program that speaks the protocol without the SDK or any JSON: ready, then answer 0 to every line; what the
+#: sandboxed path costs it is the host's share (encoding, the deadline's wait, the checks)
+PROTOCOL_ONLY_BOT = ("import sys\nlines, out = sys.stdin.buffer, open(1, 'wb', buffering=0)\nlines.readline()\n"
+                     "out.write(b'{\"ready\":true,\"protocol\":1}\\n')\nfor line in lines:\n"
+                     "    out.write(b'{\"action\":0}\\n')\n")
 #: where the bench and the processes it starts run (see the module's docstring)
 PLACEMENTS = ("free", "same", "apart")
 #: the same bot per language: (file, command, source)
@@ -188,6 +197,17 @@ def _interleaved(steps: list, seconds: float, block: int = 200, timed: bool = Fa
     return blocks
 
 
+def _encode_cost(observation: Any, legal: list, calls: int = 20_000) -> float:
+    """Seconds ``protocol.encode_act`` takes for this decision (the least of three tries)."""
+    encode, clock, best = protocol.encode_act, time.perf_counter, 1.0
+    for _ in range(3):
+        t0 = clock()
+        for _ in range(calls):
+            encode(observation, legal, 100_000, 10_000)
+        best = min(best, (clock() - t0) / calls)
+    return best
+
+
 def _clock_cost(calls: int = 20_000) -> float:
     """Seconds that ``time.perf_counter`` reports around nothing (the least of three tries)."""
     clock, best = time.perf_counter, 1.0
@@ -220,7 +240,9 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
     try:
         with _placed(placement) as started:
             entry, command, source = TRIVIAL_BOTS[language]
-            sources = [("trivial", source)] + ([("reading", READING_BOT)] if language == "python" else [])
+            sources = [("trivial", source)]
+            if language == "python":
+                sources += [("reading", READING_BOT), ("protocol_only", PROTOCOL_ONLY_BOT)]
             for name, text in sources:
                 bot = ProgramBot(_bot_folder(tmp, name, entry, text), command, trusted=trusted, name=name)
                 bots.append(bot)
@@ -259,18 +281,27 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
             def sandbox_step(bot: ProgramBot) -> Any:
                 return lambda: bot.act(observation, legal, 100_000)
 
-            sandbox_t, floor_t, json_t, raw_t, *reading_t = _interleaved(
+            sandbox_t, floor_t, json_t, raw_t, *python_t = _interleaved(
                 [sandbox_step(bots[0]), json_step(procs[1]), json_step(procs[2]), raw_step]
                 + [sandbox_step(bot) for bot in bots[1:]], seconds)
     finally:
         _clean_up(bots, procs, tmp)
 
     med = statistics.median
-    reading = {}
-    if reading_t:  # the same bot reading its observation: every message decoded whole
-        reading = {"sandbox_reading_us_per_decision": round(med(reading_t[0]) * 1e6, 1),
-                   "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t[0], raw_t)), 2),
-                   "ratio_to_json_pipe_reading": round(med(s / f for s, f in zip(reading_t[0], floor_t)), 2)}
+    python_only = {}
+    if python_t:  # the same bot reading its observation (every message decoded whole); the host's share alone
+        reading_t, host_t = python_t
+        python_only = {
+            "sandbox_reading_us_per_decision": round(med(reading_t) * 1e6, 1),
+            "ratio_to_bytes_only_reading": round(med(s / r for s, r in zip(reading_t, raw_t)), 2),
+            "ratio_to_json_pipe_reading": round(med(s / f for s, f in zip(reading_t, floor_t)), 2),
+            # the real path to a program that answers without the SDK or JSON: the host's part of a decision
+            "host_path_us_per_decision": round(med(host_t) * 1e6, 1),
+            "ratio_host_path_to_bytes_only": round(med(h / r for h, r in zip(host_t, raw_t)), 2),
+            # of which encoding the line (encode_act, in this process)
+            "host_encode_us": round(_encode_cost(observation, legal) * 1e6, 1),
+            # the rest is the SDK's: the trivial bot's decision less the host's part
+            "sdk_us_per_decision": round(med(s - h for s, h in zip(sandbox_t, host_t)) * 1e6, 1)}
     return {
         "bench": "protocol",
         "sandbox": not trusted,
@@ -287,7 +318,7 @@ def bench_protocol(seconds: float = 5.0, size: int = 2000, trusted: bool | None 
         "raw_bytes_us_per_decision": round(med(raw_t) * 1e6, 1),
         "ratio_to_bytes_only": round(med(s / r for s, r in zip(sandbox_t, raw_t)), 2),
         "goal_ratio_to_bytes_only": 2.0,
-        **reading,
+        **python_only,
         # the JSON floor: the host encodes, a plain process decodes with the bot's decoder, the host parses
         "json_pipe_us_per_decision": round(med(floor_t) * 1e6, 1),
         "json_pipe_decoder": decoder,

@@ -167,8 +167,12 @@ def test_the_protocol_bench_compares_like_with_like(monkeypatch, placement):
     assert result["json_pipe_decoder"] == ("orjson" if result["orjson"]["bot"] else "json")
     for key in ("sandbox_us_per_decision", "raw_bytes_us_per_decision", "json_pipe_us_per_decision",
                 "ratio_to_bytes_only", "ratio_to_json_pipe", "sandbox_reading_us_per_decision",
-                "ratio_to_bytes_only_reading", "ratio_to_json_pipe_reading"):
+                "ratio_to_bytes_only_reading", "ratio_to_json_pipe_reading", "host_path_us_per_decision",
+                "ratio_host_path_to_bytes_only", "host_encode_us"):
         assert result[key] > 0
+    # the host's part and the SDK's are the trivial bot's decision, split (medians of rounds: up to rounding)
+    assert isinstance(result["sdk_us_per_decision"], float)
+    assert result["host_encode_us"] < result["host_path_us_per_decision"]
     assert result["placement"] == placement and os.sched_getaffinity(0) == cores
     (host, bot), = where
     if placement == "free":
