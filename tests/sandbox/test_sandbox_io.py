@@ -89,7 +89,8 @@ if n == 1:
         pipes = [bot._proc.stdout] + ([bot._proc.stderr] if with_stderr else [])
         deadline = time.monotonic() + 30
         while len(select.select(pipes, [], [], 1)[0]) < len(pipes) and time.monotonic() < deadline:
-            pass  # the stray line (and the note) are in the pipes now
+            pass
+        assert len(select.select(pipes, [], [], 0)[0]) == len(pipes)  # the stray line (and the note) are waiting
         with pytest.raises(BotFault) as info:
             bot.act({}, [1, 2, 3])
         assert info.value.kind == "protocol" and "no answer was asked" in info.value.detail
@@ -170,9 +171,7 @@ def test_the_protocol_bench_compares_like_with_like(monkeypatch, placement):
                 "ratio_to_bytes_only_reading", "ratio_to_json_pipe_reading", "host_path_us_per_decision",
                 "ratio_host_path_to_bytes_only", "host_encode_us"):
         assert result[key] > 0
-    # the host's part and the SDK's are the trivial bot's decision, split (medians of rounds: up to rounding)
-    assert isinstance(result["sdk_us_per_decision"], float)
-    assert result["host_encode_us"] < result["host_path_us_per_decision"]
+    assert result["host_encode_us"] < result["host_path_us_per_decision"]  # encoding is a part of the host's path
     assert result["placement"] == placement and os.sched_getaffinity(0) == cores
     (host, bot), = where
     if placement == "free":
