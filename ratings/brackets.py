@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.bulk import Statement, insert_rows, table, update_rows
+from infra.bulk import Statement, insert_rows, table, update_rows
 from ratings import free_for_all
 from ratings.models import BracketRating
 

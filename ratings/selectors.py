@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Exists, ExpressionWrapper, F, FloatField, Max, OuterRef, Q, QuerySet
 
-from arena.caching import cache_get, cache_set
+from infra.caching import cache_get, cache_set
 from bots.models import BotVersion
 from ratings.brackets import ALL
 from ratings.models import PROVISIONAL_SIGMA, BracketRating, ModelRating, Rating, RatingChange

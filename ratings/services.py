@@ -9,7 +9,7 @@ import trueskill
 from django.db import connection, transaction
 from django.utils import timezone
 
-from arena.bulk import Result, Statement, insert_rows, run_statements, table, update_rows
+from infra.bulk import Result, Statement, insert_rows, run_statements, table, update_rows
 from ratings import free_for_all
 from ratings.brackets import bracket_of, bracket_read, bracket_writes
 from ratings.models import BracketRating, GameLock, Rating, RatingChange
@@ -87,7 +87,7 @@ def rate_match(match, ruleset: str) -> bool:
     if connection.vendor == "postgresql":
         return _rate_match_in_two(match, ruleset)
     # Marking it rated is the exactly-once check itself: only one transaction changes the row. The match row
-    # first, then the game's lock, as the match pipeline (tournaments.pipeline) takes them.
+    # first, then the game's lock, as the match pipeline (tournaments.running.pipeline) takes them.
     marked, = run_statements([(f"UPDATE {table(type(match))} SET rated = %s, ruleset = %s WHERE id = %s AND rated = %s",
                                [True, ruleset, match.pk, False])])
     if not marked.rowcount:

@@ -108,9 +108,9 @@ def faulty_bot_tournament(owner, builtins: dict, *, seed: int, games: int):
     ``games`` matches against the built-in heuristic and random bots, played in-process.
     Returns (version, tournament)."""
     from bots import services as bot_services
-    from tournaments import pipeline
+    from tournaments.running import pipeline
     from tournaments import services as tournament_services
-    from tournaments.validation import validate_version
+    from tournaments.running.validation import validate_version
 
     version = bot_services.upload_version(owner=owner, game="port_royal", name="faulty", filename="faulty.py",
                                           data=FAULTY_BOT)

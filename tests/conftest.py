@@ -17,7 +17,8 @@ def builtin_versions(db):
 @pytest.fixture
 def played(builtin_versions):
     """A rated Port Royal tournament, "Summer Cup", of the built-in random and heuristic bots, its 2 matches played."""
-    from tournaments import pipeline, services
+    from tournaments import services
+    from tournaments.running import pipeline
 
     tournament = services.create_tournament(name="Summer Cup", game="port_royal", seats=2, games_per_pairing=2,
                                             bot_versions=[builtin_versions["random"], builtin_versions["heuristic"]],

@@ -17,7 +17,7 @@ def stored_match(game: str, owner, seed: int = 1):
     from engines.players import make_bot
     from engines.match import play_match
     from tournaments.models import Match, MatchSeat, Tournament
-    from tournaments.pipeline import save_match_log
+    from tournaments.running.pipeline import save_match_log
 
     builtins = {v.builtin_name: v for v in register_builtin_bots([game])}
     code = (STARTERS / f"{game}.py").read_bytes()

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournaments.ladder import start_ladder, stop_ladder
+from tournaments.competition.ladder import start_ladder, stop_ladder
 from tournaments.models import (Entry, Ladder, Match, MatchLog, MatchSeat, RecurringSchedule, Registration,
                                 ScheduledTournament, Tournament)
 

@@ -188,7 +188,7 @@ class WorkerBeat(models.Model):
 
 
 class Ladder(models.Model):
-    """The platform's rated ladder of one game (``tournaments.ladder``): a rated ladder tournament,
+    """The platform's rated ladder of one game (``tournaments.competition.ladder``): a rated ladder tournament,
     organised by the platform, whose field is every active bot of the game (each bot's newest valid
     version) and whose matches are made continuously by the matchmaker at a configured rate."""
 

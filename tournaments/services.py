@@ -1,6 +1,6 @@
 """Writes on tournaments and matches: creating, enqueuing, advancing and stopping tournaments (the lifecycle).
 
-Running a match (claim, play, store, rate) is tournaments.pipeline, which builds on this module."""
+Running a match (claim, play, store, rate) is tournaments.running.pipeline, which builds on this module."""
 from __future__ import annotations
 
 import math
@@ -11,12 +11,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena.bulk import create_rows, run_statements, table
+from infra.bulk import create_rows, run_statements, table
 from bots.models import BotVersion
 from engines.core import BadOptions
 from engines.games import available_games, get_game
 from ratings.selectors import ratings_of
-from tournaments import doorbell, formats
+from tournaments.running import doorbell
+from tournaments.competition import formats
 from tournaments.models import Entry, Match, MatchSeat, Tournament
 from tournaments.selectors import matches_to_play, seeding_ruleset
 
@@ -227,7 +228,7 @@ def advance_after_match(match: Match, next_open: Match | None = None) -> None:
 
 
 #: How a continuous format tops itself up after each match: format -> top_up(tournament, open matches).
-#: tournaments.ladder registers the ladder's when it is imported (at start-up, tournaments.apps): it builds
+#: tournaments.competition.ladder registers the ladder's when it is imported (at start-up, tournaments.apps): it builds
 #: on this module, which must not import it (imports flow one way).
 TOP_UPS: dict[str, Callable[[Tournament, int], Any]] = {}
 

@@ -1,7 +1,8 @@
 """Celery tasks: small, idempotent, taking ids only."""
 from celery import shared_task
 
-from tournaments import pipeline, validation
+from tournaments.running import pipeline
+from tournaments.running import validation
 
 
 @shared_task(name="tournaments.tasks.run_matches", acks_late=True, reject_on_worker_lost=True)

@@ -265,7 +265,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         # 20 times a second costs an idle worker ~0.4% of a core (deploy/SCALING.md).
         "polling_interval": max(0.01, float(os.environ.get("ARENA_BROKER_POLL_SECONDS", 0.05))),
     }
-    CELERY_BROKER_TRANSPORT = "arena.broker:Transport"  # kombu's, taking from a kept listing (arena/broker.py)
+    CELERY_BROKER_TRANSPORT = "infra.broker:Transport"  # kombu's, taking from a kept listing (infra/broker.py)
 else:
     # No unacknowledged-message bookkeeping in Redis (two transactions per message): the database is the
     # truth and the reconciler re-rings a match whose message was lost (a worker killed after taking it)
@@ -284,10 +284,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's Django fixup closes the database connection around every task (a new PostgreSQL connection per
-# match: most of a short match's platform cost). Connections follow CONN_MAX_AGE instead: tournaments.lifecycle
+# match: most of a short match's platform cost). Connections follow CONN_MAX_AGE instead: tournaments.running.lifecycle
 # closes only unusable or old ones around each task, as Django does around each request.
 CELERY_DB_REUSE_MAX = 1_000_000
-# The match reconciler runs in the beat process itself (tournaments.lifecycle), every
+# The match reconciler runs in the beat process itself (tournaments.running.lifecycle), every
 # ARENA_RECONCILE_SECONDS: a task on the match queue would wait behind the backlog it must repair.
 CELERY_BEAT_SCHEDULE = {
     "reconcile-validations": {"task": "tournaments.tasks.reconcile_validations", "schedule": 30.0},
@@ -345,9 +345,9 @@ ARENA = {
     "PIPELINE_FLUSH": os.environ.get("ARENA_PIPELINE_FLUSH", "0") == "1",
     # Matches a ladder tournament with a fixed field keeps queued or running at once.
     "LADDER_PARALLEL": int(os.environ.get("ARENA_LADDER_PARALLEL", 4)),
-    # The platform's rated ladder of each game (tournaments.ladder): new matches per minute and matches
+    # The platform's rated ladder of each game (tournaments.competition.ladder): new matches per minute and matches
     # queued or running at once, per game; the mu window of opponents; table-size weights per game as
-    # JSON ({"port_royal": {"2": 1, "4": 3}}; missing games: tournaments.ladder.DEFAULT_WEIGHTS).
+    # JSON ({"port_royal": {"2": 1, "4": 3}}; missing games: tournaments.competition.ladder.DEFAULT_WEIGHTS).
     "LADDER_MATCHES_PER_MINUTE": int(os.environ.get("ARENA_LADDER_MATCHES_PER_MINUTE", 12)),
     "LADDER_MAX_CONCURRENT": int(os.environ.get("ARENA_LADDER_MAX_CONCURRENT", 2)),
     "LADDER_MU_WINDOW": float(os.environ.get("ARENA_LADDER_MU_WINDOW", 5.0)),

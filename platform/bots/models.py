@@ -50,7 +50,7 @@ class BotVersion(models.Model):
     size = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     status_detail = models.TextField(blank=True)
-    # The regression gate (tournaments.validation): how this version placed against the owner's previous
+    # The regression gate (tournaments.running.validation): how this version placed against the owner's previous
     # valid version in duplicate series during validation. None: no previous version (or not yet played).
     # Owner-only, like the rest of validation.
     regression = models.JSONField(null=True, blank=True)

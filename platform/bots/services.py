@@ -1,5 +1,5 @@
 """Writes on bots: registering the built-in bots, uploading new versions (validation is the matches' side:
-``tournaments.validation``)."""
+``tournaments.running.validation``)."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +11,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Max
 
-from arena.text import control_character
+from infra.text import control_character
 from bots.models import Bot, BotVersion
 from bots.signals import version_uploaded
 from engines.games import available_games, builtin_bots

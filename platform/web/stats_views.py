@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from ratings.brackets import brackets_for
 from ratings.selectors import STANDARD, model_comparison
-from tournaments.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
+from tournaments.results.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
 from tournaments.models import Tournament
 from web.stat_charts import head_to_head_grid, histogram_chart, rank_scatter, seat_chart
 from web.views import _game_or_404

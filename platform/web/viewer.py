@@ -7,7 +7,7 @@ import json
 
 from django.http import HttpResponse
 
-from arena.caching import cache_get, cache_set
+from infra.caching import cache_get, cache_set
 from engines.match import MatchLog
 from engines.view import FRAMES_VERSION, match_data, seat_frames
 from engines.view.games import data_version, seat_views_public

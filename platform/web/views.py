@@ -24,10 +24,10 @@ from players.services import revoke_token, rotate_token
 from ratings.brackets import brackets_for
 from ratings.models import PROVISIONAL_SIGMA
 from ratings.selectors import STANDARD, board_size, board_stamp, board_stamps, leaderboard_rows, rating_history
-from tournaments import schedule
-from tournaments import bot_selectors
-from tournaments.bot_selectors import RECORD_WINDOW, BotRecord
-from tournaments.ladder import ladder_queue, ladder_summary
+from tournaments.competition import schedule
+from tournaments.results import bot_record as bot_selectors
+from tournaments.results.bot_record import RECORD_WINDOW, BotRecord
+from tournaments.competition.ladder import ladder_queue, ladder_summary
 from tournaments.models import Ladder, Match, RecurringSchedule, ScheduledTournament, Tournament
 from tournaments.selectors import match_log as stored_log
 from tournaments.selectors import (matches_of, with_seats, public_log, tournament_progress, tournament_series, tournament_standings,
@@ -332,6 +332,6 @@ def staff_health(request):
     """Queued, running and stalled matches, leases and worker heartbeats; staff only (404 otherwise)."""
     if not request.user.is_staff:
         raise Http404("no such page")
-    from tournaments.health import snapshot
+    from tournaments.running.health import snapshot
 
     return render(request, "web/staff_health.html", {"health": snapshot()})

@@ -3,7 +3,7 @@ change_rating_sequence (rating, sequence) begin with it, and every rated seat wr
 import django.db.models.deletion
 from django.db import migrations, models
 
-from arena.schema import drop_single_column_indexes
+from infra.schema import drop_single_column_indexes
 
 
 class Migration(migrations.Migration):

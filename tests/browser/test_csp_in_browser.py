@@ -7,7 +7,8 @@ import pytest
 
 from bots.services import register_builtin_bots
 from players.models import Player
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from viewer_testing import stored_match
 
 pytestmark = pytest.mark.browser

@@ -102,7 +102,7 @@ class Drill:
                                               seed=len(name), bot_versions=versions, rated=True)
 
     def start_workers(self, count: int) -> None:
-        from tournaments.workers import start_workers
+        from tournaments.running.workers import start_workers
 
         for _ in range(count):
             self.started += 1
@@ -110,7 +110,7 @@ class Drill:
             self.procs[f"{name}-1"] = start_workers(1, name=name)[0]
 
     def start_beat(self) -> None:
-        from tournaments.workers import start_workers
+        from tournaments.running.workers import start_workers
 
         self.procs["beat"] = start_workers(0, name="drill", beat=True)[0]
 
@@ -251,7 +251,7 @@ class Drill:
                 f.unlink(missing_ok=True)
 
     def stop(self) -> None:
-        from tournaments.workers import stop_workers
+        from tournaments.running.workers import stop_workers
 
         stop_workers([p for p in self.procs.values()])
 

@@ -133,7 +133,7 @@ def main() -> None:
         from players.models import Player
         from tournaments import services
         from tournaments.models import Match
-        from tournaments.workers import beat_command, worker_command
+        from tournaments.running.workers import beat_command, worker_command
 
         call_command("migrate", verbosity=0, interactive=False)
         logs = Path(settings.DATA_DIR) / "logs"

@@ -26,9 +26,10 @@ from django.utils import timezone  # noqa: E402
 from arena.celery import app  # noqa: E402
 from bots.services import register_builtin_bots  # noqa: E402
 from ratings.models import Rating, RatingChange  # noqa: E402
-from tournaments import pipeline, services  # noqa: E402
+from tournaments import services  # noqa: E402
+from tournaments.running import pipeline  # noqa: E402
 from tournaments.models import Match  # noqa: E402
-from tournaments.workers import logs_dir, start_workers, stop_workers  # noqa: E402
+from tournaments.running.workers import logs_dir, start_workers, stop_workers  # noqa: E402
 
 
 def main(workers: int, games: int) -> dict:

@@ -24,7 +24,7 @@ django.setup()
 from kombu.exceptions import BatchPublishError
 from kombu.transport import redis as kombu_redis
 from arena.celery import app
-from tournaments import doorbell
+from tournaments.running import doorbell
 
 flushes = []
 if os.environ.get("FAIL_FIRST_FLUSH"):

@@ -5,7 +5,8 @@ from rest_framework.test import APIClient
 
 from arena_testing import token_client
 from players.models import Player
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from tournaments.models import MatchSeat, Tournament
 
 

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from arena_testing import token_client
 from players.models import Player
 from test_api_errors import assert_error_shape
-from tournaments import schedule
+from tournaments.competition import schedule
 from tournaments.models import RecurringSchedule, ScheduledTournament, Tournament
 
 SHAPE = {"game": "port_royal", "seats": 2}

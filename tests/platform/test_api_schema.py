@@ -44,7 +44,8 @@ def in_process_requests(db):
 def seeded(in_process_requests):
     """Built-in bots, a finished tournament with its matches and ratings, a player with a known token."""
     from bots.services import register_builtin_bots
-    from tournaments import pipeline, services
+    from tournaments import services
+    from tournaments.running import pipeline
 
     versions = {v.builtin_name: v for v in register_builtin_bots(["port_royal", "top_race"])
                 if v.bot.game == "port_royal"}

@@ -14,11 +14,11 @@ from rest_framework.test import APIClient
 from arena_testing import FAULTY_BOT, faulty_bot_tournament, token_client
 from bots import services as bot_services
 from players.models import Player
-from tournaments import pipeline
+from tournaments.running import pipeline
 from tournaments import services as tournament_services
-from tournaments.bot_selectors import BotRecord
+from tournaments.results.bot_record import BotRecord
 from tournaments.models import Match, MatchSeat
-from tournaments.validation import validate_version
+from tournaments.running.validation import validate_version
 
 
 
@@ -203,7 +203,7 @@ def test_the_page_links_to_older_matches_until_there_are_none(record, monkeypatc
 def test_faults_and_head_to_head_are_kept_at_most_record_seconds(record, builtin_versions, monkeypatch):
     import time
 
-    from tournaments import bot_selectors
+    from tournaments.results import bot_record as bot_selectors
 
     monkeypatch.setattr(bot_selectors, "RECORD_SECONDS", 30)  # the matches below take a moment on a busy machine
     visitor = BotRecord(record["bot"], None)

@@ -1,4 +1,4 @@
-"""The embedded broker (arena/broker.py): kombu's filesystem transport taking from a kept listing, on a real
+"""The embedded broker (infra/broker.py): kombu's filesystem transport taking from a kept listing, on a real
 folder, through kombu's own queues."""
 import fcntl
 import multiprocessing
@@ -11,7 +11,7 @@ from django.conf import settings
 from kombu import Connection, Exchange, Producer, Queue
 from kombu.transport.virtual import BrokerState
 
-from arena.broker import Transport
+from infra.broker import Transport
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +77,7 @@ def test_other_queues_messages_stay(tmp_path):
 def test_an_empty_queue_lists_a_long_folder_again_only_after_a_wait(tmp_path, monkeypatch):
     """A worker polls its remote-control queue between matches: behind a backlog of matches that queue must
     not list the whole folder at every poll; a queue that used up its listing lists again at once."""
-    from arena.broker import Channel
+    from infra.broker import Channel
 
     monkeypatch.setattr(Channel, "SHORT_LISTING", 3)  # so that five waiting matches make a long listing
     monkeypatch.setattr(Channel, "EMPTY_QUEUE_WAIT_FACTOR", 1)  # the wait is half the polling interval, even if

@@ -1,4 +1,4 @@
-"""arena.bulk.run_statements: several statements in one round trip (PostgreSQL: one query string of prepared
+"""infra.bulk.run_statements: several statements in one round trip (PostgreSQL: one query string of prepared
 statements), and the commit of an outermost block sent with its last statements. The tests marked
 ``postgresql`` run on PostgreSQL in tests/integration/test_postgresql_path.py."""
 import threading
@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from arena.bulk import CREATE_ROWS_PER_STATEMENT, create_rows, insert_rows, run_statements
+from infra.bulk import CREATE_ROWS_PER_STATEMENT, create_rows, insert_rows, run_statements
 from ratings.models import GameLock
 from tournaments.models import Match
 

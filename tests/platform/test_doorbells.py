@@ -1,4 +1,4 @@
-"""Doorbells that name several matches: a large batch rings one message per ten matches (tournaments.doorbell),
+"""Doorbells that name several matches: a large batch rings one message per ten matches (tournaments.running.doorbell),
 one worker plays them in turn (pipeline.run_matches), puts back those it has not begun when it is asked to stop
 or has held them for DOORBELL_SECONDS, and marks them as rung when it takes them, so the reconciler does not
 ring them again while they wait behind the worker's current match."""
@@ -9,8 +9,11 @@ from django.utils import timezone
 from arena.celery import app
 from arena_testing import purge_broker_queue
 from ratings.models import Rating, RatingChange
-from tournaments import doorbell, leases, pipeline, services
-from tournaments.doorbell import doorbells, waiting_match_ids
+from tournaments import services
+from tournaments.running import doorbell
+from tournaments.running import leases
+from tournaments.running import pipeline
+from tournaments.running.doorbell import doorbells, waiting_match_ids
 from tournaments.models import Match, Tournament
 
 

@@ -6,7 +6,9 @@ from arena_testing import token_client
 from bots.models import Bot, BotVersion
 from players.models import Player
 from players.services import system_player
-from tournaments import formats, pipeline, services
+from tournaments import services
+from tournaments.competition import formats
+from tournaments.running import pipeline
 from tournaments.models import Match, Tournament
 from tournaments.selectors import tournament_series, tournament_standings
 

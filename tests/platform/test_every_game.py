@@ -9,9 +9,10 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import GAME_IDS
 from players.models import Player
 from ratings.selectors import leaderboard
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from tournaments.models import Match
-from tournaments.validation import validate_version
+from tournaments.running.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters"
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-import tournaments.export
+import tournaments.results.export
 from ratings.models import BracketRating, Rating, RatingChange
 from test_statistics import make_versions, played
 from tournaments.models import Match, MatchSeat
@@ -60,7 +60,7 @@ def body(response) -> str:
 
 
 def test_the_api_streams_every_rated_match_as_json_lines_and_csv(results, monkeypatch):
-    monkeypatch.setattr(tournaments.export, "CHUNK", 2)  # keyset pages of two: three matches take two pages
+    monkeypatch.setattr(tournaments.results.export, "CHUNK", 2)  # keyset pages of two: three matches take two pages
     client = APIClient()
     expected = expected_matches()
     assert len(expected) == 3 and sorted(s for s, *_ in expected.values()) == [1, 2, 3]
@@ -121,7 +121,7 @@ def test_the_command_exports_to_a_file_and_to_stdout(results, tmp_path):
 
 def test_recomputed_ratings_export_by_model(results):
     from ratings.models import ModelRating
-    from tournaments.recompute import recompute
+    from tournaments.results.recompute import recompute
 
     recompute("port_royal", "elo")
     expected = {(r.bot_version_id, r.bracket): (r.mu, r.games) for r in ModelRating.objects.filter(model="elo")}
@@ -132,7 +132,7 @@ def test_recomputed_ratings_export_by_model(results):
     assert {(r["bot_version"], r["players"]): (r["mu"], r["games"]) for r in rows} == expected
     assert all(r["sigma"] == 0 for r in rows)
     assert body(client.get("/api/export/port_royal/ratings.csv?model=openskill")).strip() == ",".join(
-        tournaments.export.RATING_COLUMNS)  # not recomputed yet: the header only
+        tournaments.results.export.RATING_COLUMNS)  # not recomputed yet: the header only
     bad = client.get("/api/export/port_royal/ratings.jsonl?model=glicko")
     assert bad.status_code == 400 and "model" in bad.json()["fields"]
     out = io.StringIO()

@@ -3,7 +3,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.formats import round_robin
+from tournaments.competition.formats import round_robin
 
 
 @pytest.mark.parametrize("bots,seats,games", [(2, 2, 6), (4, 4, 8), (5, 3, 3), (6, 4, 1), (7, 2, 2)])
@@ -36,7 +36,7 @@ def test_bad_shapes_are_refused():
         round_robin(3, 2, 0)
 
 
-from tournaments.formats import knockout_groups, seats_beaten, swiss_round  # noqa: E402
+from tournaments.competition.formats import knockout_groups, seats_beaten, swiss_round  # noqa: E402
 
 
 def test_seats_beaten_counts_ties_as_not_beaten():

@@ -13,7 +13,10 @@ from bots.models import Bot, BotVersion
 from players.models import Player
 from players.services import system_player
 from ratings.models import Rating, RatingChange
-from tournaments import ladder, matchmaker, pipeline, services
+from tournaments import services
+from tournaments.competition import ladder
+from tournaments.competition import matchmaker
+from tournaments.running import pipeline
 from tournaments.models import Ladder, Match, MatchSeat, Tournament
 
 MATCHES = int(os.environ.get("ARENA_LADDER_TEST_MATCHES", 240))

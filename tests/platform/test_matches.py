@@ -5,7 +5,8 @@ import pytest
 from django.utils import timezone
 
 from ratings.models import Rating, RatingChange
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from arena_testing import purge_broker_queue
 from tournaments.models import Match, Tournament
 from tournaments.selectors import match_log

@@ -3,7 +3,8 @@ import pytest
 
 from bots.models import Bot, BotVersion
 from players.services import system_player
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from tournaments.models import Match, Tournament
 
 

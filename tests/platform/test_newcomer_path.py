@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engines.match import MatchLog, replay
-from tournaments import ladder
+from tournaments.competition import ladder
 from tournaments.models import Match
 from tournaments.tasks import run_match_task, validate_version_task
 

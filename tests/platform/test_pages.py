@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from players.models import Player
-from tournaments import pipeline
+from tournaments.running import pipeline
 from tournaments.models import MatchSeat
 from tournaments.selectors import match_log
 

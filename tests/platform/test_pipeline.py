@@ -17,7 +17,8 @@ from engines.match import MatchLimits, play_match, replay
 from engines.players import make_bot
 from players.services import system_player
 from ratings.models import Rating, RatingChange
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from tournaments.models import Match, MatchLog
 from tournaments.selectors import match_log
 

@@ -7,9 +7,10 @@ from bots.models import Bot, BotVersion
 from bots.services import register_builtin_bots, upload_version
 from players.models import Player
 from players.services import rotate_token
-from tournaments import pipeline, services
+from tournaments import services
+from tournaments.running import pipeline
 from tournaments.models import Match, MatchSeat
-from tournaments.validation import validate_version
+from tournaments.running.validation import validate_version
 
 SECRET = "SECRET-7731"  # what the bot printed (stderr) or answered on stdout (quoted by a fault's detail)
 

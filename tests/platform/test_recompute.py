@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from ratings.models import BracketRating, ModelRating, Rating
-from tournaments.recompute import ELO_K, elo_update, recompute, replay
+from tournaments.results.recompute import ELO_K, elo_update, recompute, replay
 from ratings.services import rate_match
 from test_statistics import make_versions, played
 

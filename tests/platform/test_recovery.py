@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from arena_testing import purge_broker_queue
 from ratings.models import RatingChange
-from tournaments import leases, pipeline, services
-from tournaments.doorbell import waiting_match_ids
+from tournaments import services
+from tournaments.running import leases
+from tournaments.running import pipeline
+from tournaments.running.doorbell import waiting_match_ids
 from tournaments.models import Match, WorkerBeat
 from tournaments.selectors import match_log
 

@@ -11,7 +11,7 @@ from bots.models import Bot, BotVersion
 from players.models import Player
 from tournaments.models import Match
 from tournaments.selectors import visible_matches
-from tournaments.validation import create_gate_matches, create_validation_matches, validate_version
+from tournaments.running.validation import create_gate_matches, create_validation_matches, validate_version
 
 STARTER = (Path(__file__).resolve().parents[2] / "engines" / "sdk" / "starters" / "port_royal.py").read_bytes()
 T975 = {1: 12.706205, 2: 4.302653, 3: 3.182446}  # Student's t, 97.5th percentile, by degrees of freedom (printed tables)
@@ -120,7 +120,7 @@ def test_the_first_version_gets_no_gate(alice, series3, builtin_versions):
 def test_the_version_stays_pending_until_the_gate_result_is_stored(twin, series3):
     """A gate match the platform cannot play keeps the version pending while it has tries left; after
     VALIDATION_TRIES the version is invalid with the reason (not pending for ever), naming no host folder."""
-    from tournaments.validation import VALIDATION_TRIES
+    from tournaments.running.validation import VALIDATION_TRIES
 
     v1, v2 = twin
     gate = create_gate_matches(v2, v1)

@@ -22,7 +22,7 @@ from ratings.models import BracketRating, GameLock, Rating, RatingChange
 from ratings.selectors import HISTORY_POINTS, histories, leaderboard, rating_history
 from ratings.services import rate_match
 from tournaments.models import Entry, Match, MatchLog, MatchSeat, Tournament
-from tournaments.pipeline import save_match_log
+from tournaments.running.pipeline import save_match_log
 from tournaments.selectors import match_log
 
 LOG = {"format": 1, "game": "port_royal", "moves": [[0, 0, 1]] * 50, "outcome": {"ranks": [0, 1]}}

@@ -9,7 +9,8 @@ from django.utils import timezone
 from arena_testing import token_client
 from bots.models import Bot, BotVersion
 from players.models import Player
-from tournaments import pipeline, schedule
+from tournaments.running import pipeline
+from tournaments.competition import schedule
 from tournaments.models import Match, RecurringSchedule, ScheduledTournament, Tournament
 
 
@@ -111,7 +112,7 @@ def test_weekly_and_daily_schedules_keep_one_next_occurrence(people):
 
 
 def test_the_scheduler_turn_starts_due_tournaments_and_tops_up_ladders(people, settings):
-    from tournaments import ladder
+    from tournaments.competition import ladder
 
     now = timezone.now()
     for i, owner in enumerate(("ann", "bob", "cid")):

@@ -6,8 +6,8 @@ from bots.models import Bot, BotVersion
 from engines.games import get_game
 from players.services import system_player
 from ratings.services import rate_match
-from tournaments.statistics import (cached_game_statistics, game_statistics, head_to_head, histogram, match_lengths,
-                                    refresh_statistics, score_distribution, seat_results)
+from tournaments.results.statistics import (cached_game_statistics, game_statistics, head_to_head, histogram,
+                                            match_lengths, refresh_statistics, score_distribution, seat_results)
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -166,7 +166,7 @@ def test_rated_statistics_are_kept_until_recounted_a_tournaments_until_its_next_
 def test_beats_statistics_thread_counts_every_game_at_once_on_start(history):
     import threading
 
-    from tournaments.lifecycle import statistics_forever
+    from tournaments.running.lifecycle import statistics_forever
 
     before = cached_game_statistics("port_royal")
     a, b, c, friendly = history

@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from bots.models import Bot, BotVersion
 from players.models import Player
-from tournaments import ladder, schedule, services
+from tournaments import services
+from tournaments.competition import ladder
+from tournaments.competition import schedule
 from tournaments.models import Match, Registration, ScheduledTournament, Tournament
 
 

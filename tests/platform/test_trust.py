@@ -14,7 +14,9 @@ from players.services import system_player
 from ratings.models import Rating
 from ratings.selectors import leaderboard
 from ratings.services import rate_match
-from tournaments import formats, pipeline, services
+from tournaments import services
+from tournaments.competition import formats
+from tournaments.running import pipeline
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -328,7 +330,7 @@ def test_a_rated_duplicate_series_shares_one_drawn_seed(builtin_versions):
 
 
 def test_the_ladder_draws_its_seeds(builtin_versions):
-    from tournaments.ladder import start_ladder
+    from tournaments.competition.ladder import start_ladder
 
     ladder = start_ladder("port_royal", seed=1)  # its first tables
     seeds = list(ladder.tournament.matches.values_list("seed", flat=True))
@@ -373,7 +375,7 @@ def test_a_lucky_peak_cannot_be_frozen_on_the_board_by_uploading_again(mallory, 
     lucky peak by uploading the same code again. The board holds each bot once, its newest rated version, on every
     page (overall, a bracket, a search, the API, a recomputed model's) from the new version's first rated match."""
     from ratings.selectors import leaderboard_rows, model_leaderboard
-    from tournaments.recompute import recompute
+    from tournaments.results.recompute import recompute
 
     peak = uploaded(mallory, "lucky")
     random = builtin_versions["random"]

@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from bots import services
-from tournaments.validation import validate_version
+from tournaments.running.validation import validate_version
 from bots.models import Bot, BotVersion
 from engines.sandbox import PackageError, ProgramBot, check_package
 from arena_testing import ON_THE_CLOCK, token_client, zip_of
@@ -232,7 +232,7 @@ def test_a_single_javascript_file_is_stored_as_such_and_validates(api, bob):
 
 @pytest.mark.sandbox
 def test_the_javascript_starter_is_uploaded_validated_and_plays_a_tournament(api, bob, builtin_versions):
-    from tournaments import pipeline
+    from tournaments.running import pipeline
     from tournaments import services as tournament_services
 
     package = zip_of({"bot.json": b'{"command": ["node", "main.js"]}', "main.js": JS_STARTER})

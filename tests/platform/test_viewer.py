@@ -12,7 +12,7 @@ from engines.view.frames import decode_frames, replay_observations
 from engines.view.games import seat_views_public
 from players.models import Player
 from tournaments.models import Match
-from tournaments.pipeline import save_match_log
+from tournaments.running.pipeline import save_match_log
 from tournaments.selectors import match_log
 from viewer_testing import stored_match
 

@@ -1,4 +1,4 @@
-"""arena.bulk.writers_in_turn on the embedded SQLite: the match pipeline's writers take turns on an OS lock,
+"""infra.bulk.writers_in_turn on the embedded SQLite: the match pipeline's writers take turns on an OS lock,
 and checkpoint the database's write-ahead log after their turn, not in it. (Elsewhere the turn takes nothing:
 tests/platform/test_bulk.py covers what the pipeline's batches do on both databases.)"""
 import fcntl
@@ -6,7 +6,7 @@ import fcntl
 import pytest
 from django.db import connection
 
-from arena.bulk import (CHECKPOINT_EVERY_TURNS, WAL_CHECKPOINT_BOUND_PAGES, insert_rows, run_statements,
+from infra.bulk import (CHECKPOINT_EVERY_TURNS, WAL_CHECKPOINT_BOUND_PAGES, insert_rows, run_statements,
                         writers_in_turn)
 from ratings.models import GameLock
 

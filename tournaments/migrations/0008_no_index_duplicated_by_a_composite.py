@@ -10,7 +10,7 @@ indexed column changes), and every seat's at its insert.
 import django.db.models.deletion
 from django.db import migrations, models
 
-from arena.schema import drop_single_column_indexes
+from infra.schema import drop_single_column_indexes
 
 
 class Migration(migrations.Migration):

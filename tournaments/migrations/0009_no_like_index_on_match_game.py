@@ -3,7 +3,7 @@ searches game ids by prefix, and a match's status changes write every index of i
 The plain index stays; on SQLite there is no twin."""
 from django.db import migrations
 
-from arena.schema import drop_like_twins
+from infra.schema import drop_like_twins
 
 
 class Migration(migrations.Migration):

@@ -12,7 +12,8 @@ from rest_framework.response import Response
 
 from bots.models import Bot
 from engines.games import GAME_IDS
-from tournaments import ladder, schedule
+from tournaments.competition import ladder
+from tournaments.competition import schedule
 from tournaments.models import Ladder, RecurringSchedule, ScheduledTournament, Tournament
 from web.api.serializers import plain_line
 from web.api.views import GAME_PARAM, ID_PATTERN, TournamentViewSet, choice_filter, game_filter

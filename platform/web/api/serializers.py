@@ -1,11 +1,11 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.text import control_character
+from infra.text import control_character
 from bots.models import Bot, BotVersion
 from engines.games import GAME_IDS
 from ratings.models import Rating
-from tournaments.bot_selectors import MatchRow
+from tournaments.results.bot_record import MatchRow
 from tournaments.models import Match, MatchSeat, Tournament
 
 
@@ -17,7 +17,7 @@ def is_owner(context: dict, owner_id: int) -> bool:
 
 def plain_line(value: str) -> None:
     """Refuse a name shown to everyone (a tournament's, a schedule's) that holds a control character, as a bot's
-    description does (``arena.text.control_character``)."""
+    description does (``infra.text.control_character``)."""
     bad = control_character(value)
     if bad is not None:
         raise serializers.ValidationError(f"holds the control character {bad}: a name is one line of plain text")
@@ -359,7 +359,7 @@ class BotMatchSerializer(serializers.Serializer):
     opponents = OpponentSeatSerializer(many=True)
 
     def to_representation(self, row: MatchRow) -> dict:
-        # A tournaments.bot_selectors.MatchRow (values; the details of faults already None but for the
+        # A tournaments.results.bot_record.MatchRow (values; the details of faults already None but for the
         # viewer's own seats), written out as the fields above say.
         match, seat, finished = row.match, row.seat, row.match["finished_at"]
         return {"match": match["id"], "tournament": match["tournament_id"], "purpose": match["purpose"],

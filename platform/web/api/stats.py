@@ -12,10 +12,10 @@ from rest_framework.views import APIView
 
 from engines.games import available_games, get_game
 from ratings.brackets import brackets_for
-from tournaments.export import export
+from tournaments.results.export import export
 from ratings.models import ModelRating
 from ratings.selectors import STANDARD, model_comparison
-from tournaments.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
+from tournaments.results.statistics import DEFAULT_TOP, MAX_TOP, cached_game_statistics
 from tournaments.models import Tournament
 from web.api.params import query_int
 

@@ -19,7 +19,7 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import read_upload, update_bot, upload_version
 from engines.games import available_games, get_game
 from ratings.selectors import HISTORY_POINTS, STANDARD, leaderboard, leaderboard_rows
-from tournaments.bot_selectors import BotRecord
+from tournaments.results.bot_record import BotRecord
 from tournaments.models import Match, Tournament
 from tournaments.selectors import (MATCH_FIELDS, entry_labels, match_log, public_log, tournament_progress,
                                    tournament_series, tournament_standings, visible_matches, with_seats)

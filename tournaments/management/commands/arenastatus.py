@@ -3,7 +3,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from tournaments.health import snapshot
+from tournaments.running.health import snapshot
 
 
 class Command(BaseCommand):

@@ -31,10 +31,10 @@ from engines.match import play_match
 from engines.players import make_bot
 from engines.sandbox.runner import SDK_DIR
 from tournaments.models import Match, MatchLog
-from tournaments.pipeline import run_match
+from tournaments.running.pipeline import run_match
 from tournaments.selectors import match_log, tournament_progress
 from tournaments.services import create_tournament
-from tournaments.workers import ROOT, start_workers, stop_workers
+from tournaments.running.workers import ROOT, start_workers, stop_workers
 
 
 class LoggedChoices(Bot):
@@ -353,7 +353,7 @@ def uploaded_starters(game: str, count: int) -> list:
 
     from bots.models import BotVersion
     from bots.services import upload_version
-    from tournaments.validation import validate_version
+    from tournaments.running.validation import validate_version
 
     data = (SDK_DIR / "starters" / f"{game}.py").read_bytes()
     owner, _ = get_user_model().objects.get_or_create(username="bench-uploader")

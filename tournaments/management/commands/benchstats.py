@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
 from engines.games import GAME_IDS
-from tournaments.export import export
-from tournaments.recompute import replay
-from tournaments.statistics import head_to_head, match_lengths, score_distribution, seat_results
+from tournaments.results.export import export
+from tournaments.results.recompute import replay
+from tournaments.results.statistics import head_to_head, match_lengths, score_distribution, seat_results
 
 
 class Rollback(Exception):

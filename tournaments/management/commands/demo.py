@@ -10,12 +10,12 @@ from bots.services import register_builtin_bots, upload_version
 from engines.games import available_games, get_game
 from engines.sandbox import sandbox_problem
 from players.models import Player
-from tournaments.ladder import start_ladder
+from tournaments.competition.ladder import start_ladder
 from tournaments.models import RecurringSchedule
-from tournaments.schedule import create_recurring
+from tournaments.competition.schedule import create_recurring
 from tournaments.management.commands.serve import add_platform_arguments, check_port, serve
 from tournaments.services import smallest_table
-from tournaments.validation import validate_version
+from tournaments.running.validation import validate_version
 
 STARTERS = Path(__file__).resolve().parents[3] / "engines" / "sdk" / "starters"
 

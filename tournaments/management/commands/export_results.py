@@ -2,7 +2,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from engines.games import GAME_IDS
-from tournaments.export import FORMATS, export
+from tournaments.results.export import FORMATS, export
 from ratings.models import ModelRating
 
 

@@ -2,7 +2,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from engines.games import available_games
-from tournaments import ladder
+from tournaments.competition import ladder
 from tournaments.models import Ladder
 from tournaments.selectors import tournament_progress
 from tournaments.services import TournamentError

@@ -2,8 +2,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from engines.games import GAME_IDS
-from tournaments.recompute import RATERS, recompute
-from tournaments.recompute import rebuild_brackets as brackets
+from tournaments.results.recompute import RATERS, recompute
+from tournaments.results.recompute import rebuild_brackets as brackets
 
 
 class Command(BaseCommand):

@@ -11,10 +11,10 @@ from bots.selectors import BotNotFound, resolve_version
 from bots.services import register_builtin_bots
 from engines.games import GAME_IDS
 from tournaments.models import Tournament
-from tournaments.pipeline import reconcile_matches
+from tournaments.running.pipeline import reconcile_matches
 from tournaments.selectors import tournament_progress, tournament_standings
 from tournaments.services import TournamentError, create_tournament
-from tournaments.workers import start_workers, stop_workers
+from tournaments.running.workers import start_workers, stop_workers
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ import os
 
 from django.core.management.base import BaseCommand
 
-from tournaments.supervisor import Supervisor, platform_children
+from tournaments.running.supervisor import Supervisor, platform_children
 
 
 class Command(BaseCommand):

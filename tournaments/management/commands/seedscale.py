@@ -3,7 +3,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from tournaments.seeding import seed_scale
+from tournaments.benchmarks.synthetic import seed_scale
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.supervisor import Supervisor, platform_children
+from tournaments.running.supervisor import Supervisor, platform_children
 
 
 def add_platform_arguments(parser) -> None:

@@ -128,9 +128,10 @@ class Command(BaseCommand):
             raise CommandError("DEBUG is on: measure with DJANGO_DEBUG unset (DJANGO_SECRET_KEY set), as in production")
         server = app = None
         if not url:
-            from arena.wsgi import application  # loading it freezes this process's start-up objects
+            from django.core.servers.basehttp import get_internal_wsgi_application
 
-            app = CpuTimed(application)  # the project's own WSGI application, as production serves it
+            # settings.WSGI_APPLICATION (loading it freezes this process's start-up objects)
+            app = CpuTimed(get_internal_wsgi_application())  # the project's own, as production serves it
             # One server thread answers every request in turn, keeping its database connection (CONN_MAX_AGE),
             # as a web worker process does: a thread per request would pay a new connection each time.
             server = make_server("127.0.0.1", 0, app, server_class=WSGIServer, handler_class=_Quiet)

@@ -82,7 +82,7 @@ def _filesystem_messages(folder: str, queue: str) -> list[bytes]:
 
 def waiting_match_ids() -> set[int] | None:
     """Ids of the matches whose message waits in the broker's queue; None if the broker cannot be read."""
-    from arena.celery import app
+    from celery import current_app as app
 
     url = app.conf.broker_url or ""
     queue = app.conf.task_default_queue
@@ -97,7 +97,7 @@ def waiting_match_ids() -> set[int] | None:
 
 def _send(task: str, arg: int | list[int]) -> None:
     """Send one task message by name (eager mode, as some tests and tools set it: run it in place)."""
-    from arena.celery import app
+    from celery import current_app as app
 
     if app.conf.task_always_eager:
         app.tasks[task].apply(args=[arg])
@@ -111,7 +111,7 @@ def _send_many(task: str, args: Sequence[int | list[int]]) -> None:
 
     A batch that fails as a whole (the broker away mid-flush) is sent again one by one with Celery's
     publish retries, as a single message would be: a message sent twice is a harmless duplicate."""
-    from arena.celery import app
+    from celery import current_app as app
 
     if app.conf.task_always_eager or len(args) < 2:
         for arg in args:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from tournaments.workers import ROOT, beat_command, data_dir, logs_dir, worker_command, worker_env
+from tournaments.running.workers import ROOT, beat_command, data_dir, logs_dir, worker_command, worker_env
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from tournaments.doorbell import waiting_match_ids
-from tournaments.leases import close_connection, current_match
+from tournaments.running.doorbell import waiting_match_ids
+from tournaments.running.leases import close_connection, current_match
 from tournaments.models import Match, WorkerBeat
 
 log = logging.getLogger(__name__)

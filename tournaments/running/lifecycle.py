@@ -8,9 +8,9 @@ from celery import signals
 from django.conf import settings
 from django.db import close_old_connections
 
-from tournaments.health import WorkerHeartbeat
-from tournaments.leases import close_connection, request_stop
-from tournaments.pipeline import reconcile_matches
+from tournaments.running.health import WorkerHeartbeat
+from tournaments.running.leases import close_connection, request_stop
+from tournaments.running.pipeline import reconcile_matches
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def schedule_forever(stop: threading.Event) -> None:
     """Every SCHEDULER_SECONDS: top up the platform's ladders and start the scheduled tournaments that are
     due (both idempotent: the database says what is done). In the beat process, not a task on the match
     queue, so a backlog of matches never delays a start."""
-    from tournaments.schedule import run_scheduler
+    from tournaments.competition.schedule import run_scheduler
 
     _forever(stop, "SCHEDULER_SECONDS", run_scheduler, "scheduler")
 
@@ -82,7 +82,7 @@ def statistics_forever(stop: threading.Event) -> None:
     the statistics pages never count a million matches while someone waits. A thread of its own: a
     long count never delays the scheduler or the reconciler."""
     from engines.games import available_games
-    from tournaments.statistics import refresh_statistics
+    from tournaments.results.statistics import refresh_statistics
 
     _forever(stop, "STATS_SECONDS", lambda: refresh_statistics(available_games()), "statistics", at_start=True)
 

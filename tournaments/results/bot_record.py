@@ -20,7 +20,7 @@ from django.db import connection
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from arena.caching import cache_get, cache_set
+from infra.caching import cache_get, cache_set
 from bots.models import Bot, BotVersion
 from tournaments.models import Match, MatchSeat
 from tournaments.selectors import PUBLIC_FAULT_KEYS, with_seats

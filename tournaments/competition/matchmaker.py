@@ -1,6 +1,6 @@
 """The ladder's matchmaker as pure functions: which table size comes next, and who sits at it.
 
-One matchmaker serves every ladder: the platform's rated ladder of a game (``tournaments.ladder``:
+One matchmaker serves every ladder: the platform's rated ladder of a game (``tournaments.competition.ladder``:
 every active bot, tables of several sizes, one bot per author at a table) and a ladder tournament
 with a fixed field (one size, any author).
 

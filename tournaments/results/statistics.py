@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import timezone
 from django.db.models import Count, F, Q, Window
 
-from arena.caching import cache_get, cache_set
+from infra.caching import cache_get, cache_set
 from engines.games import get_game
 from ratings.selectors import STANDARD, leaderboard
 from tournaments.models import Match, MatchSeat, Tournament

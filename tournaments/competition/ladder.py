@@ -3,7 +3,7 @@
 The platform ladder of a game (``start_ladder``) is a rated ladder tournament organised by the platform.
 Its field is every active bot of the game: each bot's newest valid version (a new valid upload replaces
 the older one from its next table on; older versions keep their ratings but no longer play). The
-matchmaker (``tournaments.matchmaker``) fills tables at the game's rated player counts, chosen with
+matchmaker (``tournaments.competition.matchmaker``) fills tables at the game's rated player counts, chosen with
 ``ladder_weights``; one bot per author at a table. Built-in bots take part, each built-in its own author
 (they are written independently, and with a single "platform" author a game with few uploads could
 only ever play 2-seat tables). Every table is played under the rated ruleset of its size (Catan 3-4:
@@ -15,7 +15,7 @@ It runs at ``ARENA["LADDER_MATCHES_PER_MINUTE"]`` new matches per minute per gam
 advances (after each of its matches, under its row lock) and by the scheduler in the beat process
 (``tick``); all state is in the database (match counts and seats, the tournament's ``plan``), so a top-up
 is idempotent and a restart goes on where it stopped. The bound every bot is held to is in
-``tournaments.matchmaker``.
+``tournaments.competition.matchmaker``.
 """
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ from engines.core import BadOptions
 from engines.games import available_games, get_game
 from ratings.selectors import ratings_of
 from ratings.services import environment
-from tournaments import matchmaker, services
+from tournaments import services
+from tournaments.competition import matchmaker
 from tournaments.models import Entry, Ladder, Match, MatchSeat, Tournament
 from tournaments.selectors import seeding_ruleset
 
@@ -312,7 +313,7 @@ def ladder_queue(bot: Bot) -> dict | None:
 
     ``version``: the version that plays (the newest valid; None: no valid version, so it does not play);
     ``waited``: ladder matches since its last; ``every``: the average gap between a bot's matches
-    (active bots / mean table size); ``bound``: the most it waits while free (``tournaments.matchmaker``);
+    (active bots / mean table size); ``bound``: the most it waits while free (``tournaments.competition.matchmaker``);
     ``expected``: matches until its next (about); ``per_minute``: matches per minute lately (or the
     configured rate); ``minutes``: ``expected`` in minutes at that pace; ``playing``: in a match now.
     """

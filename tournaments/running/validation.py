@@ -27,10 +27,10 @@ from bots.models import BotVersion
 from bots.services import register_builtin_bots
 from engines.core import BadOptions
 from engines.versus import paired_difference, score_series
-from tournaments import formats
-from tournaments.doorbell import ring_validation
+from tournaments.competition import formats
+from tournaments.running.doorbell import ring_validation
 from tournaments.models import Match
-from tournaments.pipeline import run_match
+from tournaments.running.pipeline import run_match
 from tournaments.services import checked_options, create_match, smallest_table
 
 GATE_SEED_OFFSET = 500  # gate seeds: version id * 1000 + 500 + series (validation matches use + 0, 1, ...)

@@ -30,7 +30,7 @@ from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from arena.bulk import Statement, run_statements, table, update_rows, writers_in_turn
+from infra.bulk import Statement, run_statements, table, update_rows, writers_in_turn
 from bots.models import Bot as BotRow, BotVersion
 from engines.bots import Bot
 from engines.players import make_bot
@@ -38,7 +38,8 @@ from engines.games import get_game
 from engines.logcodec import encode_checked, encode_log
 from engines.match import MatchLimits, play_match
 from ratings.services import apply_rating, rating_turn, read_ratings, take_rating_turn
-from tournaments import doorbell, leases
+from tournaments.running import doorbell
+from tournaments.running import leases
 from tournaments.models import Match, MatchLog, MatchSeat, Tournament
 from tournaments.services import advance_after_match, advance_tournament, enqueue_matches
 

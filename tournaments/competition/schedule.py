@@ -24,7 +24,8 @@ from django.utils import timezone
 from bots.models import Bot, BotVersion
 from engines.core import BadOptions
 from engines.games import available_games, get_game
-from tournaments import ladder, services
+from tournaments import services
+from tournaments.competition import ladder
 from tournaments.models import RecurringSchedule, Registration, ScheduledTournament, Tournament
 
 

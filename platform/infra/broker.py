@@ -17,7 +17,7 @@ never matches, wait that much longer. A queue that used up its entries lists aga
 It also waits for a message's writer: kombu writes a message in place under an exclusive file lock, so
 a taker that renames it mid-write takes the lock shared before reading, and puts back a file found
 empty (renamed between its creation and its writer's lock). The message files stay kombu's, so the
-doorbell reads the queue as before (``tournaments.doorbell.waiting_match_ids``).
+doorbell reads the queue as before (``tournaments.running.doorbell.waiting_match_ids``).
 
 And it keeps the exchange tables whole. kombu binds a queue to a fanout exchange (a worker's remote-control
 queue to ``celery.pidbox``) by truncating the table's file before it locks it when the file was missing,

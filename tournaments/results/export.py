@@ -15,7 +15,7 @@ from itertools import islice
 
 from django.db.models import Count, F, Max, OuterRef, Subquery, Value
 
-from arena.caching import cache_get, cache_set
+from infra.caching import cache_get, cache_set
 from bots.models import BotVersion
 from ratings.brackets import ALL
 from ratings.models import BracketRating, ModelRating, Rating, RatingChange

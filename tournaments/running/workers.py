@@ -8,7 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def worker_env() -> dict[str, str]:
@@ -17,13 +19,11 @@ def worker_env() -> dict[str, str]:
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
-    env.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+    env.setdefault("DJANGO_SETTINGS_MODULE", settings.SETTINGS_MODULE)
     return env
 
 
 def data_dir() -> Path:
-    from django.conf import settings
-
     return Path(settings.DATA_DIR)
 
 
@@ -49,7 +49,7 @@ def start_workers(count: int, name: str = "arena", loglevel: str = "WARNING", be
     """Start ``count`` worker processes (each a solo pool: one match at a time per process).
 
     With ``beat`` one more process runs the scheduler that triggers the reconciler. Their output goes
-    to ``<data dir>/logs/``. For a long-running platform use ``tournaments.supervisor`` (restarts, signals).
+    to ``<data dir>/logs/``. For a long-running platform use ``tournaments.running.supervisor`` (restarts, signals).
     """
     logs = logs_dir()
     procs = []

@@ -21,7 +21,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.db.models.functions import Now
 from django.db.models.sql import Query
 
-from tournaments.doorbell import ring_matches
+from tournaments.running.doorbell import ring_matches
 from tournaments.models import Match
 
 log = logging.getLogger(__name__)
