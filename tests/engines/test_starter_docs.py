@@ -1,4 +1,4 @@
-"""The starters' own instructions agree with the README and with the command line they name."""
+"""The starters' own instructions agree with the README, the docs and the command line they name."""
 import re
 import shlex
 from pathlib import Path
@@ -26,9 +26,10 @@ def test_a_starter_says_how_to_play_it_and_the_command_is_valid(path):
         build_parser().parse_args(shlex.split(command)[3:])
 
 
-def test_the_readme_names_real_starters_and_valid_commands():
-    readme = (REPO / "README.md").read_text()
-    for name in re.findall(r"engines/sdk/starters/[\w.]+", readme):
+@pytest.mark.parametrize("doc", ["README.md", "docs/authors.md", "docs/bot-protocol.md"])
+def test_the_docs_name_real_starters_and_valid_commands(doc):
+    text = (REPO / doc).read_text()
+    for name in re.findall(r"engines/sdk/starters/[\w.]+", text):
         assert (REPO / name).exists(), name
-    for command in COMMAND.findall(readme):
+    for command in COMMAND.findall(text):
         build_parser().parse_args(shlex.split(command)[3:])
