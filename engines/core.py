@@ -1,4 +1,4 @@
-"""The game contract shared by every engine (see README, "Add a game").
+"""The game contract shared by every engine (see docs/authors.md, "Add a game").
 
 A game is a stateless ``Game`` object; all mutable data lives in the state it creates. ``apply``
 mutates the state in place (games are played forward far more often than they are searched, and

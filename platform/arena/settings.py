@@ -262,7 +262,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
         # An idle worker looks for a doorbell this often, so a match rung then starts within it; looking
-        # 20 times a second costs an idle worker ~0.4% of a core (deploy/SCALING.md).
+        # 20 times a second costs an idle worker ~0.4% of a core (docs/architecture.md).
         "polling_interval": max(0.01, float(os.environ.get("ARENA_BROKER_POLL_SECONDS", 0.05))),
     }
     CELERY_BROKER_TRANSPORT = "infra.broker:Transport"  # kombu's, taking from a kept listing (infra/broker.py)
@@ -316,7 +316,7 @@ ARENA_HISTORY_POINTS = int(os.environ.get("ARENA_HISTORY_POINTS", 100))
 
 # --- The arena itself -----------------------------------------------------------------------------
 ARENA = {
-    # Recovery (deploy/SCALING.md has the bounds). A running match's worker renews its lease every
+    # Recovery (docs/architecture.md, "Leases and recovery", has the bounds). A running match's worker renews its lease every
     # HEARTBEAT seconds; a lease not renewed for LEASE seconds (a dead worker) is handed out again.
     # LEASE must outlast a database outage of 10 s plus one heartbeat interval.
     "MATCH_LEASE_SECONDS": int(os.environ.get("ARENA_MATCH_LEASE_SECONDS", 20)),

@@ -188,7 +188,7 @@ def writers_in_turn() -> Iterator[None]:
 
 #: SQLite checkpoints its write-ahead log in the COMMIT that takes it past ``wal_autocheckpoint`` pages
 #: (1,000 by default), while that writer still holds the pipeline's write turn: ~14% of the turn's time
-#: with two workers (deploy/SCALING.md). The pipeline's writers checkpoint after leaving the turn instead,
+#: with two workers (docs/architecture.md). The pipeline's writers checkpoint after leaving the turn instead,
 #: every this many turns of theirs (a passive checkpoint: it waits for no reader or writer, the other
 #: worker writes meanwhile), and SQLite's own stays as a bound a few times further out.
 CHECKPOINT_EVERY_TURNS = 32

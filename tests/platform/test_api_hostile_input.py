@@ -83,7 +83,7 @@ def test_plain_unicode_names_are_still_welcome(api, builtin_versions):
 
 
 def test_an_empty_ruleset_on_a_leaderboard_is_refused_not_read_as_standard(db):
-    # Every other given parameter must be valid (README: an empty ?game= is a 400, not "no filter").
+    # Every other given parameter must be valid (docs/api.md: an empty ?game= is a 400, not "no filter").
     response = APIClient().get("/api/leaderboards/port_royal/?ruleset=")
     assert "rated ruleset ''" in assert_error_shape(response, 404, "not_found")["detail"]
     assert APIClient().get("/api/leaderboards/port_royal/").json()["ruleset"] == "standard"

@@ -5,7 +5,7 @@ every ``HEARTBEAT_SECONDS`` (3 s) with a conditional update on (match, lease tok
 match is free again within one lease, while a live match of any length is never taken from its worker.
 If the renewal finds the lease gone (another worker took the match over, or it was handed back) the
 match stops at its next move and stores nothing. Lease times use the database's clock, so the hosts'
-clocks need not agree. deploy/SCALING.md has the bounds.
+clocks need not agree. docs/architecture.md ("Leases and recovery") has the bounds.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The match pipeline: claim a match with a lease, play it, then store and rate it once, in one transaction.
 
 Each match is run by an idempotent task that takes its id (``run_matches``: a doorbell names one match, or up
-to ten of a large batch; README "Architecture"; deploy/SCALING.md "The match pipeline" counts its statements
-and round trips): the worker claims the match with a conditional update
+to ten of a large batch; docs/architecture.md, "A match's path" and "What one match costs the database",
+counts its statements and round trips): the worker claims the match with a conditional update
 (queued -> running, with a lease token; the lease is short and renewed while the match plays), plays it, and
 stores the result and the TrueSkill update in one transaction (running -> finished) under the game's rating
 lock. A doorbell's next match is claimed in that transaction. Only the holder of the lease stores a result,
